@@ -15,7 +15,7 @@ from kriegsspiel.errors import ParameterError, UnknownNameError, named
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, edition_with, rules_file_path
 from kriegsspiel.rulesets.bolt_action.morale import destroyed_by_pins, new_test
-from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing, Group
+from kriegsspiel.rulesets.bolt_action.shot import Cover, Facing, Group
 
 # The largest questions the exact odds take. These are limits of the tool, not rules: the
 # time grows steeply with the hits a shooting could score (measured: rifles 1,000 shots

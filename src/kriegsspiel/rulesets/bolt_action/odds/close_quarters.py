@@ -27,11 +27,8 @@ from kriegsspiel.rulesets.bolt_action.odds.checks import (
 )
 from kriegsspiel.rulesets.bolt_action.odds.fire_at_assaulters import _stand_and_fire
 from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import _morale_parts
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    describe_needs,
-    infantry_target,
-    to_hit_because,
-)
+from kriegsspiel.rulesets.bolt_action.to_hit import describe_needs, to_hit_because
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_target
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.assault import Fight, Side

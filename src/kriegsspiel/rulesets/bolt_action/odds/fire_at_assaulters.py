@@ -18,7 +18,7 @@ from kriegsspiel.rulesets.bolt_action.attack import troops_left
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.odds.checks import _check_most_hits, _cover, parse_weapons
 from kriegsspiel.rulesets.bolt_action.odds.shooting import _weapon_groups
-from kriegsspiel.rulesets.bolt_action.shooting import SMALL_UNIT_MODELS, Group, Situation
+from kriegsspiel.rulesets.bolt_action.shot import SMALL_UNIT_MODELS, Group, Situation
 
 
 @dataclass(frozen=True, slots=True)

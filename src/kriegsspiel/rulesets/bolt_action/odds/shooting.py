@@ -49,18 +49,20 @@ from kriegsspiel.rulesets.bolt_action.odds.vehicle_damage import (
     _newly_immobilised,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
-    SMALL_UNIT_MODELS,
     CannotFire,
-    Group,
-    Situation,
     can_fire_indirectly,
-    describe_needs,
-    down_to_a_shot,
-    infantry_quality,
     plan_shot,
     shots_per_model,
 )
+from kriegsspiel.rulesets.bolt_action.shot import (
+    SMALL_UNIT_MODELS,
+    Group,
+    Situation,
+    down_to_a_shot,
+)
 from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_to_hit
+from kriegsspiel.rulesets.bolt_action.to_hit import describe_needs
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_quality
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import LEVELS, VehicleState
 
 

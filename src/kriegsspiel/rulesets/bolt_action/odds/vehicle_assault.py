@@ -36,7 +36,7 @@ from kriegsspiel.rulesets.bolt_action.odds.vehicle_damage import (
     _crew_reasons,
     _newly_immobilised,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleProfile, VehicleState
 
 
@@ -254,7 +254,7 @@ def _assault(
     """The assault itself: the vehicle as the assaulters strike it, its fire at them first
     (where the edition has it), and its state after the survivors' hits and damage."""
     from kriegsspiel.rulesets.bolt_action.assault import assault_vehicle
-    from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
+    from kriegsspiel.rulesets.bolt_action.pen import vehicle_profile
 
     situation = Situation(
         range_inches=0,
