@@ -199,6 +199,10 @@ def damage_reasons(rules: Rules, target: Target, vehicle: VehicleProfile) -> lis
 def vehicle_profile(
     rules: Rules, target: Target, situation: Situation, *, indirect: bool
 ) -> VehicleProfile:
+    """The profile a hit on vehicle ``target`` is rolled on: its damage value, the damage
+    thresholds and results table, its crew's morale test (quality, pins and any officer in
+    range), an open-topped vehicle's bonus against indirect fire, an automaton's
+    stunned-crew rule, and whether it is already immobilised."""
     d = rules.data
     crew = new_test(rules, situation.target_quality, pins=situation.target_pins)
     bonus = (
