@@ -15,9 +15,7 @@ from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.pen import vehicle_profile
 from kriegsspiel.rulesets.bolt_action.shot import Firing, Situation, down_to_a_shot
-from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
-    can_reach_damage,
-)
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import can_reach_damage
 
 
 def hit_needs(rules: Rules, score: int) -> tuple[int, ...] | None:
