@@ -20,7 +20,7 @@ from _report import arguments, machine, publish
 from kriegsspiel.rulesets.bolt_action import odds as ba
 from kriegsspiel.rulesets.bolt_action.attack import troops_shot_distribution
 from kriegsspiel.rulesets.bolt_action.odds import shooting as ba_shooting
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 from kriegsspiel.rulesets.house_clearing import odds as hc
 from kriegsspiel.rulesets.iron_cross import odds as ic
 

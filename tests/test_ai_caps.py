@@ -43,7 +43,9 @@ from kriegsspiel.rulesets.bolt_action.attack import struck_distribution, troops_
 from kriegsspiel.rulesets.bolt_action.game.actions import Action
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
-from kriegsspiel.rulesets.bolt_action.shooting import Situation, infantry_target, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Situation
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_target
 
 RULESETS = ["konflikt47", "bolt-action-1"]
 

@@ -55,14 +55,9 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
 from kriegsspiel.rulesets.bolt_action.game.threats import can_knock_out
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, destroyed_by_pins, new_test
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    CannotFire,
-    Group,
-    Shot,
-    Situation,
-    infantry_target,
-    plan_shot,
-)
+from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Group, Shot, Situation
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_target
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleState, _with, hit_vehicle
 
 

@@ -26,7 +26,9 @@ from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 from kriegsspiel.rulesets.bolt_action.kit import keep_rank
 from kriegsspiel.rulesets.bolt_action.odds import assault_odds, shoot_odds
-from kriegsspiel.rulesets.bolt_action.shooting import Situation, describe_needs, shots_per_model
+from kriegsspiel.rulesets.bolt_action.shooting import shots_per_model
+from kriegsspiel.rulesets.bolt_action.shot import Situation
+from kriegsspiel.rulesets.bolt_action.to_hit import describe_needs
 from kriegsspiel.sim.matchup import build_matchup, parsed
 
 RULESETS = ("konflikt47", "bolt-action-1")

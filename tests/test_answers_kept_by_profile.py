@@ -18,13 +18,9 @@ from kriegsspiel.core.memo import BoundedMemo
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import _planned
 from kriegsspiel.rulesets.bolt_action.game.threats import can_knock_out
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    CannotFire,
-    Shot,
-    Situation,
-    infantry_target,
-    plan_shot,
-)
+from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Shot, Situation
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_target
 
 
 def variants(rules: Rules) -> list[Target]:

@@ -44,13 +44,9 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     shoot_odds,
     vehicle_assault_odds,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    Facing,
-    Group,
-    Situation,
-    plan_shot,
-    vehicle_profile,
-)
+from kriegsspiel.rulesets.bolt_action.pen import vehicle_profile
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Facing, Group, Situation
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
     VehicleState,
     pin_vehicle,
@@ -132,7 +128,7 @@ def test_order_test_exact_vs_brute_force_and_monte_carlo() -> None:
 def _needs(ruleset: str, weapon: str, target: str, **kw: object) -> str:
     rules = rules_for(ruleset)
     shot, _ = plan_shot(rules, rules.weapon(weapon), rules.target(target), Situation(**kw))  # type: ignore[arg-type]
-    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+    from kriegsspiel.rulesets.bolt_action.to_hit import describe_needs
 
     return describe_needs(rules, shot.hit_on)
 
@@ -1666,7 +1662,7 @@ def test_the_odds_api_names_a_mistyped_cover_facing_or_weapon_list() -> None:
 def test_an_aircrafts_hits_on_a_vehicle_bring_no_pin_of_their_own() -> None:
     """The air strike chart gives each aircraft's pins (002: '+1 Pin Marker; 3D6 hits'),
     as the HE table gives a shell's: the hits add no pin as a shot's hit does."""
-    from kriegsspiel.rulesets.bolt_action.shooting import Shot
+    from kriegsspiel.rulesets.bolt_action.shot import Shot
 
     strafing = Shot(weapon="Strafing Fighter", hit_on=(), pen=1, pins_target=False)
     assert pin_vehicle(RandomDice(1), strafing, VehicleState()) == VehicleState()
@@ -1724,7 +1720,7 @@ def test_a_down_vehicle_shot_at_through_the_python_api_takes_no_down_modifier(
     """Only infantry and artillery go Down to a shot (docs/rules 'Ranges and cover'):
     plan_shot, which the odds, the game and the account share, gives a vehicle no -1
     for Down, though a Situation says it is Down; infantry do take it."""
-    from kriegsspiel.rulesets.bolt_action.shooting import down_to_a_shot
+    from kriegsspiel.rulesets.bolt_action.shot import down_to_a_shot
 
     rules = rules_for(ruleset)
     rifle = rules.weapon("rifle")

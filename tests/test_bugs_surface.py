@@ -13,21 +13,21 @@ import kriegsspiel.rulesets.bolt_action.game.shooting_groups as shooting_groups
 from kriegsspiel.ai.bolt_action_tactics import TacticalPlayer
 from kriegsspiel.ai.players import play
 from kriegsspiel.core.memo import BoundedMemo
-from kriegsspiel.rulesets.bolt_action import shooting
+from kriegsspiel.rulesets.bolt_action import to_hit
 from kriegsspiel.rulesets.bolt_action.edition import Rules
 
 
 def test_a_bug_in_a_pinned_firers_shot_stops_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """A TypeError planning a pinned unit's shot reaches the caller of play: pinned
     units do not quietly stop shooting (seed 3's game has pinned units shoot)."""
-    real = shooting.firer_modifiers
+    real = to_hit.firer_modifiers
 
-    def buggy(rules: Rules, *, pins: int, **more: Any) -> list[shooting.HitModifier]:
+    def buggy(rules: Rules, *, pins: int, **more: Any) -> list[to_hit.HitModifier]:
         if pins:
             raise TypeError("a bug in a pinned firer's modifiers")
         return real(rules, pins=pins, **more)
 
-    monkeypatch.setattr(shooting, "firer_modifiers", buggy)
+    monkeypatch.setattr(to_hit, "firer_modifiers", buggy)
     for memo in ("_SHOTS", "_CONTEXTS", "_CHOICES"):  # (shots planned before the bug)
         monkeypatch.setattr(shooting_groups, memo, BoundedMemo(f"{memo}, this test's"))
     game = kriegsspiel.new_game("konflikt47", seed=3)

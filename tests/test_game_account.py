@@ -741,7 +741,8 @@ def test_a_burning_tanks_other_hits_are_not_rolled_after_its_failed_check() -> N
     a failed one knocks the vehicle out before any later hit's damage roll (sheet 002)."""
     from kriegsspiel.core.procedure import ScriptedDice
     from kriegsspiel.rulesets.bolt_action.edition import rules_for
-    from kriegsspiel.rulesets.bolt_action.shooting import Situation, vehicle_profile
+    from kriegsspiel.rulesets.bolt_action.pen import vehicle_profile
+    from kriegsspiel.rulesets.bolt_action.shot import Situation
     from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally, VehicleState, apply_effect
 
     rules = rules_for("bolt-action-1")

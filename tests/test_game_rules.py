@@ -27,7 +27,7 @@ from kriegsspiel.rulesets.bolt_action.game.table_rules import (
     movement_row,
 )
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.shooting import Group
+from kriegsspiel.rulesets.bolt_action.shot import Group
 
 
 def new_game(ruleset: str = "konflikt47", scenario: int = 1, seed: int = 1) -> BoltActionGame:
@@ -351,7 +351,8 @@ def test_a_flamethrowers_morale_check_takes_the_officers_bonus(
     in range lends his bonus (as to the check at half strength)."""
     from kriegsspiel.rulesets.bolt_action.game import firing as firing_module
     from kriegsspiel.rulesets.bolt_action.morale import new_test
-    from kriegsspiel.rulesets.bolt_action.shooting import Situation, plan_shot
+    from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+    from kriegsspiel.rulesets.bolt_action.shot import Situation
 
     game = new_game()
     only(game, 1, 9, 10)
@@ -416,7 +417,7 @@ def test_a_vehicles_on_fire_check_takes_the_officers_bonus_as_its_order_tests_do
 
 
 def _rifle_needs(game: BoltActionGame, shooter: UnitState, target: UnitState) -> str:
-    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+    from kriegsspiel.rulesets.bolt_action.to_hit import describe_needs
 
     groups = game.shooting_groups(shooter, target, moving=False)
     return next(
@@ -2174,7 +2175,7 @@ def test_a_vehicle_behind_a_wall_is_in_cover_as_the_odds_say() -> None:
     limited to infantry and artillery): a tank behind a wall takes the hard-cover -2 in a
     game, as `odds shoot --cover hard` gives it (the game once gave vehicles no cover).
     Its cover is measured from its centre, as a man's from his (assumption)."""
-    from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+    from kriegsspiel.rulesets.bolt_action.to_hit import describe_needs
 
     south = "  - {side: south, polygon: [[0, 0], [72, 0], [72, 12], [0, 12]]}\n"
     wall = (

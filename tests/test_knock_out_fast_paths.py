@@ -31,7 +31,8 @@ from kriegsspiel.rulesets.bolt_action.attack import (
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.game.candidates import destinations
 from kriegsspiel.rulesets.bolt_action.game.threats import FACINGS, can_knock_out, harmless_to
-from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, Group, Shot, Situation, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Group, Shot, Situation
 
 
 def vehicle_profiles(rules: Rules) -> list[Target]:

@@ -16,7 +16,7 @@ from conftest import run_cli
 from kriegsspiel import odds_options
 from kriegsspiel.errors import ParameterError, UsageError, named
 from kriegsspiel.rulesets.bolt_action import odds as ba_odds
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 

@@ -11,7 +11,7 @@ import pytest
 
 from kriegsspiel.core.report import OddsReport
 from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 
 EDITIONS = ["konflikt47", "bolt-action-1"]
 
@@ -134,7 +134,8 @@ def test_a_flamethrower_at_a_vehicle_shows_its_crews_check(ruleset: str) -> None
 
     from kriegsspiel.rulesets.bolt_action.attack import exact_vehicle
     from kriegsspiel.rulesets.bolt_action.edition import rules_for
-    from kriegsspiel.rulesets.bolt_action.shooting import Group, plan_shot
+    from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+    from kriegsspiel.rulesets.bolt_action.shot import Group
 
     s = Situation(range_inches=12, target_quality="veteran")
     r = shoot_odds(ruleset, weapons=["vehicle flamethrower"], target="medium tank", situation=s)

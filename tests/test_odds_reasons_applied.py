@@ -13,7 +13,7 @@ from conftest import run_cli
 from kriegsspiel.core.report import OddsReport
 from kriegsspiel.errors import ParameterError
 from kriegsspiel.rulesets.bolt_action.odds import assault_odds, shoot_odds, vehicle_assault_odds
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 

@@ -19,7 +19,9 @@ from kriegsspiel.core.report import OddsReport
 from kriegsspiel.render.game_account import needing
 from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
-from kriegsspiel.rulesets.bolt_action.shooting import Situation, hit_words, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Situation
+from kriegsspiel.rulesets.bolt_action.to_hit import hit_words
 
 # an infantry flamethrower at a medium tank: its D3+1 pins and the damage's can take the
 # crew to their morale value only in a few of millions of attacks

@@ -19,17 +19,12 @@ from kriegsspiel.rulesets.bolt_action.game.shooting_groups import _worth, weapon
 from kriegsspiel.rulesets.bolt_action.game.table_rules import terrain_refusal
 from kriegsspiel.rulesets.bolt_action.morale import destroyed_by_pins, removed_at_pins
 from kriegsspiel.rulesets.bolt_action.odds import vehicle_assault_odds
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    CannotFire,
-    Group,
-    Shot,
-    Situation,
+from kriegsspiel.rulesets.bolt_action.shooting import CannotFire, check_range, in_range, least_range
+from kriegsspiel.rulesets.bolt_action.shot import Group, Shot, Situation
+from kriegsspiel.rulesets.bolt_action.to_hit import hit_chance
+from kriegsspiel.rulesets.bolt_action.troop_damage import (
     casualty_chance,
-    check_range,
-    hit_chance,
-    in_range,
     infantry_target,
-    least_range,
     struck_troops,
 )
 from kriegsspiel.rulesets.house_clearing import odds as house_odds

@@ -24,7 +24,7 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     shoot_odds,
     vehicle_assault_odds,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 from kriegsspiel.rulesets.house_clearing import odds as house_clearing
 from kriegsspiel.rulesets.iron_cross import data as iron_cross_data
 from kriegsspiel.rulesets.iron_cross import odds as iron_cross

@@ -18,7 +18,7 @@ from kriegsspiel.aid.questions import AssaultAsked, assault
 from kriegsspiel.core.report import OddsReport, Reason
 from kriegsspiel.errors import named
 from kriegsspiel.rulesets.bolt_action import odds as ba_odds
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 from kriegsspiel.rulesets.iron_cross import odds as ic_odds
 

@@ -28,7 +28,8 @@ from kriegsspiel.rulesets.bolt_action.game.record_events import (
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.morale import new_test
-from kriegsspiel.rulesets.bolt_action.shooting import Group, Situation, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Group, Situation
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally
 from kriegsspiel.sim.matchup import build_matchup, play_game
 

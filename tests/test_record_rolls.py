@@ -32,7 +32,8 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     rolled_order_test,
     rolled_test,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import Group, Situation, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Group, Situation
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import LEVELS, Tally, damage_level
 from kriegsspiel.sim.matchup import build_matchup, play_game
 

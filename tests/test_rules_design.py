@@ -16,7 +16,7 @@ from kriegsspiel.rulesets.bolt_action.data import DATA_DIR
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 from kriegsspiel.sim.matchup import build_matchup, parsed
 
 BAZOOKA = '{name: Bazooka, category: heavy weapons, range: 24, shots: "1", pen: 5,'

@@ -19,7 +19,7 @@ from conftest import copy_of, run_cli
 from kriegsspiel.core.report import OddsReport
 from kriegsspiel.rulesets.bolt_action import odds as ba_odds
 from kriegsspiel.rulesets.bolt_action.edition import rules_for
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 from kriegsspiel.rulesets.house_clearing import odds as hc_odds
 from kriegsspiel.rulesets.house_clearing.data import read_data as read_house_clearing
 from kriegsspiel.rulesets.iron_cross import odds as ic_odds

@@ -27,7 +27,8 @@ from kriegsspiel.rulesets.bolt_action.game.fubar import friendly_targets
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.support import _worst_for_caller
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.shooting import hit_words, infantry_quality
+from kriegsspiel.rulesets.bolt_action.to_hit import hit_words
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_quality
 
 
 def shipped(ruleset: str) -> str:

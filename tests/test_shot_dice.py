@@ -19,8 +19,9 @@ from kriegsspiel.errors import DataFileError
 from kriegsspiel.render.game_account import describe, hit_rolls
 from kriegsspiel.rulesets.bolt_action.game import record
 from kriegsspiel.rulesets.bolt_action.game.record_events import as_written_in
-from kriegsspiel.rulesets.bolt_action.shooting import Shot, struck_troops
+from kriegsspiel.rulesets.bolt_action.shot import Shot
 from kriegsspiel.rulesets.bolt_action.shot_rolls import ShotDice
+from kriegsspiel.rulesets.bolt_action.troop_damage import struck_troops
 
 UNITS = [SimpleNamespace(name="1st Section", side=0), SimpleNamespace(name="Panzer IV", side=1)]
 

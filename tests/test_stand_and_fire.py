@@ -288,7 +288,7 @@ def test_a_flamethrowers_check_and_the_half_strength_check_are_both_taken() -> N
     morale 9 with 1 pin fails on 9+ (10/36), so the unit is gone 10/36 + 26/36 x 10/36."""
     from kriegsspiel.core.dice import DiceExpr
     from kriegsspiel.rulesets.bolt_action.attack import troops_left
-    from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot
+    from kriegsspiel.rulesets.bolt_action.shot import Group, Shot
 
     rules = rules_for("konflikt47")
     sure = Shot(

@@ -25,7 +25,9 @@ from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.table_rules import facing_hit
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
 from kriegsspiel.rulesets.bolt_action.odds import shoot_odds, vehicle_assault_odds
-from kriegsspiel.rulesets.bolt_action.shooting import Group, Situation, plan_shot, vehicle_profile
+from kriegsspiel.rulesets.bolt_action.pen import vehicle_profile
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Group, Situation
 
 F = Fraction
 BONUS = {None: 0, "second-lieutenant": 1, "first-lieutenant": 2, "captain": 3, "major": 4}

@@ -186,7 +186,7 @@ def test_troops_outcomes_equal_the_attack_procedure_enumerated(
     from kriegsspiel.rulesets.bolt_action.morale import new_test
     from kriegsspiel.rulesets.bolt_action.odds import parse_weapons
     from kriegsspiel.rulesets.bolt_action.odds.shooting import _group
-    from kriegsspiel.rulesets.bolt_action.shooting import Situation
+    from kriegsspiel.rulesets.bolt_action.shot import Situation
 
     rules = rules_for("konflikt47")
     target = rules.target("regular infantry")

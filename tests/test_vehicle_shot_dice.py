@@ -20,7 +20,8 @@ from kriegsspiel.rulesets.bolt_action.attack import attack_vehicle
 from kriegsspiel.rulesets.bolt_action.game import record
 from kriegsspiel.rulesets.bolt_action.game.firing import weapons_fired
 from kriegsspiel.rulesets.bolt_action.game.record_events import as_written_in
-from kriegsspiel.rulesets.bolt_action.shooting import Group, Situation, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Group, Situation
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally
 
 UNITS = [SimpleNamespace(name="Mortar team", side=0), SimpleNamespace(name="Opel Blitz", side=1)]

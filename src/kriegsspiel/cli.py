@@ -633,7 +633,7 @@ def replay_cmd(
     result = replay(path)
     if tell and result.game is not None:
         from kriegsspiel.render.game_account import account, opening, result_line, set_up_lines
-        from kriegsspiel.rulesets.bolt_action.shooting import hit_words
+        from kriegsspiel.rulesets.bolt_action.to_hit import hit_words
 
         game = result.game
         players = result.head.get("players") or ("?", "?")

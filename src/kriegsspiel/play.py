@@ -55,7 +55,7 @@ def run_game(
     from kriegsspiel.core.records import write_record
     from kriegsspiel.render.game_account import account, result_line
     from kriegsspiel.rulesets.bolt_action.game.record import header
-    from kriegsspiel.rulesets.bolt_action.shooting import hit_words
+    from kriegsspiel.rulesets.bolt_action.to_hit import hit_words
 
     for option, given in (("--record", record), ("--svg", svg)):
         if given is not None and not given.strip():

@@ -31,8 +31,8 @@ from kriegsspiel.rulesets.bolt_action.odds import (
     vehicle_assault_odds,
 )
 from kriegsspiel.rulesets.bolt_action.reactions import assault_choices, vehicle_move_shown
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    FIRING_ORDERS,
+from kriegsspiel.rulesets.bolt_action.shooting import FIRING_ORDERS
+from kriegsspiel.rulesets.bolt_action.shot import (
     Cover,
     Facing,
     Situation,

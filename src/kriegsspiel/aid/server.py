@@ -28,7 +28,7 @@ from kriegsspiel.aid.session import AidSession
 from kriegsspiel.aid.tracker import OUTCOMES, AidError, Outcome, Tracker
 from kriegsspiel.aid.view import view
 from kriegsspiel.errors import sentence
-from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing
+from kriegsspiel.rulesets.bolt_action.shot import Cover, Facing
 
 _STATIC = {"aid.js": "text/javascript", "aid.css": "text/css"}
 

@@ -241,7 +241,7 @@ def _bolt_action_family_shot(
     if fire.facing not in ("front", "side", "top", "rear"):
         fail(f"--facing is front, side, top or rear (not {fire.facing!r}).")
     from kriegsspiel.rulesets.bolt_action.odds import shoot_odds
-    from kriegsspiel.rulesets.bolt_action.shooting import Situation
+    from kriegsspiel.rulesets.bolt_action.shot import Situation
 
     situation = Situation(
         range_inches=12.0 if shot.range_inches is None else shot.range_inches,

@@ -13,7 +13,7 @@ from kriegsspiel.rulesets.bolt_action.game.record_events import by_weapon
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.data import ArtilleryBarrage, Edition
-    from kriegsspiel.rulesets.bolt_action.shooting import HitWords
+    from kriegsspiel.rulesets.bolt_action.to_hit import HitWords
 
 SIDES = ("Side A", "Side B")
 
@@ -214,7 +214,7 @@ def shipped_words() -> HitWords:
     """What made or fixed a to-hit score, in the shipped data's words (the two editions'
     are the same): an account's when it is given no rules' words."""
     from kriegsspiel.rulesets.bolt_action.edition import rules_for
-    from kriegsspiel.rulesets.bolt_action.shooting import hit_words
+    from kriegsspiel.rulesets.bolt_action.to_hit import hit_words
 
     return hit_words(rules_for("konflikt47"))
 
@@ -222,7 +222,7 @@ def shipped_words() -> HitWords:
 def needs_score(part: dict[str, Any], words: HitWords | None = None) -> str:
     """ "5+", or "7+ (a 6, then 4+)": the score a weapon's shots needed, as recorded, by
     the rules of ``words`` (:func:`needing`'s), as the odds tell a plan's
-    (:func:`~kriegsspiel.rulesets.bolt_action.shooting.describe_needs`)."""
+    (:func:`~kriegsspiel.rulesets.bolt_action.to_hit.describe_needs`)."""
     needs = part["needs"]
     words = shipped_words() if words is None else words
     return words.needs(tuple(needs) if isinstance(needs, list) else (needs,))
@@ -231,7 +231,7 @@ def needs_score(part: dict[str, Any], words: HitWords | None = None) -> str:
 def needing(part: dict[str, Any], words: HitWords | None = None) -> str:
     """ " needing 5+ (long range -1, soft cover -1)": what a weapon's shots needed to hit
     and what made it, as recorded ("" for a sure hit, which needs no roll), in ``words``
-    (the record's rules', :func:`~kriegsspiel.rulesets.bolt_action.shooting.hit_words`;
+    (the record's rules', :func:`~kriegsspiel.rulesets.bolt_action.to_hit.hit_words`;
     left out, the shipped data's) and in their order, the sheets', whatever the record's."""
     if "needs" not in part:
         return ""
@@ -239,7 +239,7 @@ def needing(part: dict[str, Any], words: HitWords | None = None) -> str:
     why: list[str] = []
     if part.get("fixed"):
         why.append(words.get(part["fixed"], part["fixed"]))
-    from kriegsspiel.rulesets.bolt_action.shooting import in_sheet_order
+    from kriegsspiel.rulesets.bolt_action.to_hit import in_sheet_order
 
     modifiers = part.get("modifiers") or {}
     for key in in_sheet_order(modifiers, words):  # (the order the odds tell them in)
@@ -890,7 +890,7 @@ def account(
 ) -> list[str]:
     """The whole game as lines, with a heading at the start of each turn (``rally``: the
     dice of pins a Rally loses, the rules' own; ``words``: what makes a to-hit score in
-    the rules' words, :func:`~kriegsspiel.rulesets.bolt_action.shooting.hit_words`)."""
+    the rules' words, :func:`~kriegsspiel.rulesets.bolt_action.to_hit.hit_words`)."""
     return account_from(events, units, rally=rally, words=words)[0]
 
 

@@ -54,7 +54,7 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     order_test_needed,
     order_test_outcomes,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import describe_needs
+from kriegsspiel.rulesets.bolt_action.to_hit import describe_needs
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleState
 
 SIDE_NAMES = ("A", "B")

@@ -30,7 +30,7 @@ from kriegsspiel.render.game_account import (
     units_lost,
 )
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
-from kriegsspiel.rulesets.bolt_action.shooting import hit_words
+from kriegsspiel.rulesets.bolt_action.to_hit import hit_words
 from kriegsspiel.sim.matchup import new_player
 from kriegsspiel.solo.briefing import SIDE_NAMES
 from kriegsspiel.solo.human import Ask, HumanPlayer, QuitGame

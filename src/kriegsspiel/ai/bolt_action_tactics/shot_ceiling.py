@@ -38,13 +38,9 @@ from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
 from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.morale import removed_at_pins
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    Cover,
-    Group,
-    Shot,
-    hit_chance,
-    infantry_target,
-)
+from kriegsspiel.rulesets.bolt_action.shot import Cover, Group, Shot
+from kriegsspiel.rulesets.bolt_action.to_hit import hit_chance
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_target
 
 COVERS: tuple[str, ...] = get_args(Cover)  # every cover a shot at troops may meet
 ROUNDING = 1e-9  # a cap summed in floats is raised by this share, above any rounding

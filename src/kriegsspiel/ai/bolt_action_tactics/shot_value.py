@@ -34,7 +34,7 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules
 from kriegsspiel.rulesets.bolt_action.game.state import BoltActionGame
 from kriegsspiel.rulesets.bolt_action.game.threats import harmless_to
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.shooting import Group
+from kriegsspiel.rulesets.bolt_action.shot import Group
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleState
 
 PIN_VALUE = 4.0  # points a pin on an enemy unit is worth to the AI (a tuning choice)

@@ -19,16 +19,16 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     new_test,
     rolled_morale_check,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import (
+from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr
+from kriegsspiel.rulesets.bolt_action.to_hit import (
     HitModifier,
     firer_modifiers,
     hit_modifier,
     hit_needs,
-    infantry_target,
     sorted_modifiers,
     to_hit_score,
 )
-from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_target
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
     LEVELS,
     DamageRoll,

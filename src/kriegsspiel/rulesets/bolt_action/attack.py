@@ -22,14 +22,10 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     morale_check,
     new_test,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    Group,
-    Shot,
-    hit_chance,
-    shot_at_troops,
-    struck_troops,
-)
+from kriegsspiel.rulesets.bolt_action.shot import Group, Shot
 from kriegsspiel.rulesets.bolt_action.shot_rolls import ShotDice, roll_expr, roll_to_hit
+from kriegsspiel.rulesets.bolt_action.to_hit import hit_chance
+from kriegsspiel.rulesets.bolt_action.troop_damage import shot_at_troops, struck_troops
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import (
     Tally,
     VehicleProfile,

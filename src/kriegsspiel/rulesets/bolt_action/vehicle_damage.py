@@ -22,7 +22,7 @@ from kriegsspiel.rulesets.bolt_action.morale import MoraleTest, morale_check, ro
 from kriegsspiel.rulesets.bolt_action.shot_rolls import ShotDice, roll_expr, roll_to_hit
 
 if TYPE_CHECKING:
-    from kriegsspiel.rulesets.bolt_action.shooting import Shot
+    from kriegsspiel.rulesets.bolt_action.shot import Shot
 
 Level = Literal["none", "superficial", "full", "massive"]
 

@@ -39,15 +39,11 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     new_test,
     rolled_morale_check,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    Group,
-    Shot,
-    crew_with_officer,
-    multiplied,
-    plan_shot,
-    vehicle_profile,
-)
+from kriegsspiel.rulesets.bolt_action.pen import crew_with_officer, vehicle_profile
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Group, Shot
 from kriegsspiel.rulesets.bolt_action.shot_rolls import write_dice
+from kriegsspiel.rulesets.bolt_action.troop_damage import multiplied
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally, VehicleProfile, damage_roll_json
 
 SHOCKWAVE_WIDTH = (

@@ -32,21 +32,17 @@ from kriegsspiel.rulesets.bolt_action.game.units import Model, UnitState
 from kriegsspiel.rulesets.bolt_action.kit import one_shot, spent
 from kriegsspiel.rulesets.bolt_action.shooting import (
     CannotFire,
-    Group,
-    Shot,
-    Situation,
-    casualty_chance,
     check_range,
     fires_on_spotting,
     fires_on_the_move,
-    hit_chance,
     in_range,
-    infantry_target,
     plan_shot,
     range_bands,
     shots_per_model,
-    target_situation,
 )
+from kriegsspiel.rulesets.bolt_action.shot import Group, Shot, Situation, target_situation
+from kriegsspiel.rulesets.bolt_action.to_hit import hit_chance
+from kriegsspiel.rulesets.bolt_action.troop_damage import casualty_chance, infantry_target
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import damage_chance
 
 

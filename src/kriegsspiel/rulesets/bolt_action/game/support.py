@@ -14,7 +14,9 @@ from kriegsspiel.core.dice import DiceExpr
 from kriegsspiel.core.table import Point
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import aimed_at, target_profile
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState, points_lost
-from kriegsspiel.rulesets.bolt_action.shooting import Group, Shot, facing_parts, plan_shot
+from kriegsspiel.rulesets.bolt_action.pen import facing_parts
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Group, Shot
 from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_expr
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import PenPart
 

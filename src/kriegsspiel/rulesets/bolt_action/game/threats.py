@@ -14,7 +14,8 @@ from kriegsspiel.errors import UsageError
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target
 from kriegsspiel.rulesets.bolt_action.game.shooting_groups import range_marks
 from kriegsspiel.rulesets.bolt_action.game.units import UnitState
-from kriegsspiel.rulesets.bolt_action.shooting import Facing, Situation, plan_shot
+from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
+from kriegsspiel.rulesets.bolt_action.shot import Facing, Situation
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import can_reach_damage
 
 # Whether a model's weapons could ever knock out a vehicle, by edition, weapons and the

@@ -15,7 +15,7 @@ from kriegsspiel.errors import ParameterError, UnknownNameError, named
 from kriegsspiel.rulesets.bolt_action.data import Weapon
 from kriegsspiel.rulesets.bolt_action.edition import Rules, edition_with, rules_file_path
 from kriegsspiel.rulesets.bolt_action.morale import destroyed_by_pins, new_test
-from kriegsspiel.rulesets.bolt_action.shooting import Cover, Facing, Group
+from kriegsspiel.rulesets.bolt_action.shot import Cover, Facing, Group
 
 # The largest questions the exact odds take. These are limits of the tool, not rules: the
 # time grows steeply with the hits a shooting could score (measured: rifles 1,000 shots
@@ -39,7 +39,7 @@ MAX_ASSAULTERS_OF_A_VEHICLE = 60
 _AT_LEAST_ONE = frozenset({"models", "attackers", "defenders", "target_models", "start_models"})
 
 
-def _check_unit(ruleset: object, quality: object, pins: object, officer: object) -> None:
+def check_unit(ruleset: object, quality: object, pins: object, officer: object) -> None:
     """The types of an order test's or a morale check's arguments (:mod:`.arguments`)."""
     arguments.text("ruleset", ruleset)
     arguments.text("quality", quality)
@@ -47,7 +47,7 @@ def _check_unit(ruleset: object, quality: object, pins: object, officer: object)
     arguments.optional_text("officer", officer)
 
 
-def _check_counts(**counts: int | None) -> None:
+def check_counts(**counts: int | None) -> None:
     """Refuse a count below 0, each named as its parameter ("situation.firer_pins")."""
     for name, value in counts.items():
         if value is not None and value < 0:
@@ -57,7 +57,7 @@ def _check_counts(**counts: int | None) -> None:
             )
 
 
-def _check_automaton(rules: Rules, automaton: bool, parameter: str = "automaton") -> None:
+def check_automaton(rules: Rules, automaton: bool, parameter: str = "automaton") -> None:
     """Only an edition whose damage table has an automaton rule knows automata."""
     if automaton and rules.data.damage_results.automaton_ignores_stunned_on is None:
         raise ParameterError(
@@ -65,9 +65,9 @@ def _check_automaton(rules: Rules, automaton: bool, parameter: str = "automaton"
         )
 
 
-def _check_names(rules: Rules, **given: tuple[str, str | None]) -> None:
+def check_names(rules: Rules, **given: tuple[str, str | None]) -> None:
     """Refuse a quality, an officer's rank or a target the rules data does not know, naming the
-    parameter it was given as: ``_check_names(rules, quality=("quality", "elite"))``."""
+    parameter it was given as: ``check_names(rules, quality=("quality", "elite"))``."""
     look_up = {"quality": rules.morale, "officer": rules.officer_bonus, "target": rules.target}
     for kind, (parameter, value) in given.items():
         if value is None:
@@ -99,7 +99,7 @@ def _check_other_edition(
         )
 
 
-def _check_not_removed(
+def check_not_removed(
     rules: Rules,
     quality: str,
     pins: int,
@@ -121,7 +121,7 @@ def _check_not_removed(
         )
 
 
-def _house_rules(rules_file: object, rules_text: object) -> tuple[str | None, str | None]:
+def house_rules(rules_file: object, rules_text: object) -> tuple[str | None, str | None]:
     """A Python caller's ``rules_file`` (a str or a pathlib.Path: its path as a str) and
     ``rules_text``, each refused by name if it is of the wrong type."""
     return (
@@ -130,7 +130,7 @@ def _house_rules(rules_file: object, rules_text: object) -> tuple[str | None, st
     )
 
 
-def _one_of(parameter: str, spec: str) -> str:
+def one_of(parameter: str, spec: str) -> str:
     """A weapon of the list ``parameter``, named in a refusal: "'rifle:x' in weapons" to a
     Python caller, "--weapon 'rifle:x'" on the command line."""
     return named(parameter, spec, python=f"{spec!r} in {parameter}")
@@ -155,16 +155,16 @@ def parse_weapons(
             count = int(count_text)
         except ValueError:
             raise ParameterError(
-                f"{_one_of(parameter, spec)}: the count after ':' must be a whole number, "
+                f"{one_of(parameter, spec)}: the count after ':' must be a whole number, "
                 "e.g. rifle:8."
             ) from None
         if count < 1:
-            raise ParameterError(f"{_one_of(parameter, spec)}: the count must be 1 or more.")
+            raise ParameterError(f"{one_of(parameter, spec)}: the count must be 1 or more.")
         try:
             weapon = rules.weapon(name)
         except UnknownNameError as exc:
-            _check_other_edition(rules, name, "weapon", _one_of(parameter, spec))
-            raise ParameterError(f"{_one_of(parameter, spec)}: {exc}") from None
+            _check_other_edition(rules, name, "weapon", one_of(parameter, spec))
+            raise ParameterError(f"{one_of(parameter, spec)}: {exc}") from None
         out.append((weapon, count))
     return out
 
@@ -172,7 +172,7 @@ def parse_weapons(
 FACINGS: tuple[str, ...] = get_args(Facing)
 
 
-def _cover(text: str, parameter: str = "cover") -> Cover:
+def parse_cover(text: str, parameter: str = "cover") -> Cover:
     """Cover as asked (none, soft or hard); anything else refused, named as ``parameter``."""
     if text == "none":
         return "none"
@@ -183,7 +183,7 @@ def _cover(text: str, parameter: str = "cover") -> Cover:
     raise ParameterError(f"{named(parameter)} is none, soft or hard (not {text!r}).")
 
 
-def _check_most_hits(groups: Sequence[Group], at_vehicle: bool, parameter: str) -> None:
+def check_most_hits(groups: Sequence[Group], at_vehicle: bool, parameter: str) -> None:
     """Refuse a question whose exact odds would take minutes (the limits above)."""
     most_hits = sum(
         g.shots

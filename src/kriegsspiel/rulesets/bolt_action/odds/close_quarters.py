@@ -20,18 +20,15 @@ from kriegsspiel.rulesets.bolt_action.edition import Rules, rules_for
 from kriegsspiel.rulesets.bolt_action.odds.checks import (
     MAX_FIGHTERS,
     MAX_FIGHTERS_AFTER_FIRE,
-    _check_counts,
-    _check_names,
-    _check_not_removed,
-    _house_rules,
+    check_counts,
+    check_names,
+    check_not_removed,
+    house_rules,
 )
-from kriegsspiel.rulesets.bolt_action.odds.fire_at_assaulters import _stand_and_fire
-from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import _morale_parts
-from kriegsspiel.rulesets.bolt_action.shooting import (
-    describe_needs,
-    infantry_target,
-    to_hit_because,
-)
+from kriegsspiel.rulesets.bolt_action.odds.fire_at_assaulters import stand_and_fire_odds
+from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import morale_parts
+from kriegsspiel.rulesets.bolt_action.to_hit import describe_needs, to_hit_because
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_target
 
 if TYPE_CHECKING:
     from kriegsspiel.rulesets.bolt_action.assault import Fight, Side
@@ -82,7 +79,7 @@ def assault_odds(
         attacker_start_models=attacker_start_models,
     )
     _check_types(ruleset, fight)
-    rules_file, rules_text = _house_rules(rules_file, rules_text)
+    rules_file, rules_text = house_rules(rules_file, rules_text)
     rules = rules_for(ruleset, rules_file, rules_text)
     _check_sides(rules, fight)
     _check_modes(rules, fight)
@@ -169,7 +166,7 @@ def _check_sides(rules: Rules, f: _Fight) -> None:
     """Refuse sides the fight cannot have: counts below 0, no models or more than the
     exact odds take, more assault weapons than models, names the rules data does not know,
     and a side its pins have already removed."""
-    _check_counts(
+    check_counts(
         attackers=f.attackers,
         defenders=f.defenders,
         attacker_pins=f.attacker_pins,
@@ -193,7 +190,7 @@ def _check_sides(rules: Rules, f: _Fight) -> None:
             raise ParameterError(
                 f"{named(f'{who}_assault_weapons')} ({k}) cannot exceed the {who}'s models ({n})."
             )
-    _check_names(
+    check_names(
         rules,
         quality_a=("attacker_quality", f.attacker_quality),
         quality_d=("defender_quality", f.defender_quality),
@@ -201,12 +198,8 @@ def _check_sides(rules: Rules, f: _Fight) -> None:
         officer_d=("defender_officer", f.defender_officer),
     )
     fights_none = "fights no fight"
-    _check_not_removed(
-        rules, f.attacker_quality, f.attacker_pins, "attacker_pins", fate=fights_none
-    )
-    _check_not_removed(
-        rules, f.defender_quality, f.defender_pins, "defender_pins", fate=fights_none
-    )
+    check_not_removed(rules, f.attacker_quality, f.attacker_pins, "attacker_pins", fate=fights_none)
+    check_not_removed(rules, f.defender_quality, f.defender_pins, "defender_pins", fate=fights_none)
 
 
 def _check_modes(rules: Rules, f: _Fight) -> None:
@@ -370,7 +363,7 @@ class _Said:
     def morale(self, side: Side, who: str) -> str:
         """A side's morale value, with what made it."""
         quality, _, officer = self.said_as(who)
-        parts = _morale_parts(self.rules, side.morale, quality, officer)
+        parts = morale_parts(self.rules, side.morale, quality, officer)
         told = f" ({', '.join(parts)})" if len(parts) > 1 else ""
         return f"morale {side.morale.value}{told}"
 
@@ -397,7 +390,7 @@ def _fought(
     if not f.stand_and_fire:
         result = exact_close_quarters(procedure, att, dfn, f.attackers, f.defenders)
         return result, {}, [], attackers_said
-    fire, fired = _stand_and_fire(
+    fire, fired = stand_and_fire_odds(
         rules,
         weapons=f.defender_weapons,
         quality=f.defender_quality,

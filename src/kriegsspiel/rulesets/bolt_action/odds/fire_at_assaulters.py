@@ -16,13 +16,13 @@ from kriegsspiel.core.report import Reason
 from kriegsspiel.errors import ParameterError, named
 from kriegsspiel.rulesets.bolt_action.attack import troops_left
 from kriegsspiel.rulesets.bolt_action.edition import Rules
-from kriegsspiel.rulesets.bolt_action.odds.checks import _check_most_hits, _cover, parse_weapons
-from kriegsspiel.rulesets.bolt_action.odds.shooting import _weapon_groups
-from kriegsspiel.rulesets.bolt_action.shooting import SMALL_UNIT_MODELS, Group, Situation
+from kriegsspiel.rulesets.bolt_action.odds.checks import check_most_hits, parse_cover, parse_weapons
+from kriegsspiel.rulesets.bolt_action.odds.shooting import weapon_groups
+from kriegsspiel.rulesets.bolt_action.shot import SMALL_UNIT_MODELS, Group, Situation
 
 
 @dataclass(frozen=True, slots=True)
-class _Fire:
+class VehicleFire:
     """The vehicle's fire at the assaulters: how many are left to strike, and why."""
 
     survivors: Dist[int]
@@ -30,7 +30,7 @@ class _Fire:
     fired: bool = False  # the vehicle had a weapon to fire at them
 
 
-def _fire_at_assaulters(
+def vehicle_fire_odds(
     rules: Rules,
     *,
     start_inches: float | None,
@@ -43,7 +43,7 @@ def _fire_at_assaulters(
     officer: str | None,
     crew_quality: str,
     crew_pins: int,
-) -> _Fire:
+) -> VehicleFire:
     """Konflikt '47 (sheet 001): a vehicle fires at infantry who begin their assault on it
     from farther than the sheet's distance, with the weapons whose arc they are in, as the
     game has it (``close_quarters._fire_at_assaulters``): casualties, pins, the morale check
@@ -74,7 +74,7 @@ def _fire_at_assaulters(
                     f"away: give {start} and {fire}",
                 )
             )
-        return _Fire(Dist.constant(models), unasked)
+        return VehicleFire(Dist.constant(models), unasked)
     if not math.isfinite(start_inches) or start_inches <= 0:
         raise ParameterError(f"{start} must be a distance in inches above 0 (got {start_inches}).")
     if beyond is None:
@@ -85,7 +85,7 @@ def _fire_at_assaulters(
             )
         # (told, not ignored: the distance is asked only for that fire)
         said = f"in {rules.data.title} a vehicle does not fire at its assaulters: {start} changes nothing"
-        return _Fire(Dist.constant(models), [Reason("vehicle's fire", "no effect", said)])
+        return VehicleFire(Dist.constant(models), [Reason("vehicle's fire", "no effect", said)])
     if not vehicle_fires_at_assaulters(rules, start_inches):
         if weapons or cover != "none" or start_models != models:
             raise ParameterError(
@@ -93,7 +93,7 @@ def _fire_at_assaulters(
                 f'that begin more than {beyond:g}" away '
                 f"({named('start_inches', start_inches, shown=f'{start_inches:g}')}); drop them."
             )
-        return _Fire(
+        return VehicleFire(
             Dist.constant(models),
             [Reason("vehicle's fire", "none", f'the assault begins within {beyond:g}"')],
         )
@@ -112,12 +112,12 @@ def _fire_at_assaulters(
         firer_inexperienced=crew_quality == "inexperienced",
         mounted=True,
         small_unit=start_models <= SMALL_UNIT_MODELS,
-        cover=_cover(cover),
+        cover=parse_cover(cover),
         target_pins=pins,
         target_quality=quality,
         target_models=models,
     )
-    groups, reasons, _ = _weapon_groups(
+    groups, reasons, _ = weapon_groups(
         rules, weapons, target, situation, parameter="vehicle_weapons", indent="  "
     )
     reasons.insert(
@@ -130,7 +130,7 @@ def _fire_at_assaulters(
         ),
     )
     if not groups:
-        return _Fire(Dist.constant(models), reasons)
+        return VehicleFire(Dist.constant(models), reasons)
     under_fire, stopped = _assaulters_under_fire(
         rules,
         groups,
@@ -142,7 +142,7 @@ def _fire_at_assaulters(
         officer=officer,
     )
     reasons.append(stopped)
-    return _Fire(under_fire.map(lambda left: left[0]), reasons, fired=True)
+    return VehicleFire(under_fire.map(lambda left: left[0]), reasons, fired=True)
 
 
 def _assaulters_under_fire(
@@ -158,7 +158,7 @@ def _assaulters_under_fire(
 ) -> tuple[Dist[tuple[int, int]], Reason]:
     """Assaulters after fire at them as they come in (a vehicle's, or defenders standing to
     fire): the men left and their pins, and how often the fire stops the assault."""
-    _check_most_hits(groups, False, parameter)
+    check_most_hits(groups, False, parameter)
     fire = troops_left(
         rules,
         groups,
@@ -176,7 +176,7 @@ def _assaulters_under_fire(
     return fire, stopped
 
 
-def _stand_and_fire(
+def stand_and_fire_odds(
     rules: Rules,
     *,
     weapons: Sequence[str],
@@ -210,12 +210,12 @@ def _stand_and_fire(
         one_crew=lone_team,
         firer_inexperienced=quality == "inexperienced",
         small_unit=at_start <= SMALL_UNIT_MODELS,
-        cover=_cover(at_cover, "attacker_cover"),
+        cover=parse_cover(at_cover, "attacker_cover"),
         target_pins=at_pins,
         target_quality=at_quality,
         target_models=at_models,
     )
-    groups, reasons, _ = _weapon_groups(
+    groups, reasons, _ = weapon_groups(
         rules,
         weapons,
         rules.target(f"{at_quality} infantry"),

@@ -24,21 +24,21 @@ from kriegsspiel.rulesets.bolt_action.morale import (
     order_test_outcomes,
 )
 from kriegsspiel.rulesets.bolt_action.odds.checks import (
-    _check_counts,
-    _check_names,
-    _check_not_removed,
-    _check_unit,
-    _house_rules,
+    check_counts,
+    check_names,
+    check_not_removed,
+    check_unit,
+    house_rules,
 )
 
 
-def _morale_reason(
+def morale_reason(
     rules: Rules, test: MoraleTest, quality: str, officer: str | None, extra: str = ""
 ) -> Reason:
     """The "needs" row of a test: the morale value to roll under on 2D6, what made it (and
     ``extra``, the words for a modifier), and the doubles that always pass and fail."""
     d = rules.data
-    parts = _morale_parts(rules, test, quality, officer)
+    parts = morale_parts(rules, test, quality, officer)
     if test.modifier:
         cited = d.cited("vehicle_assault.order_test_modifier_without_at") if extra else ""
         parts.append(f"{extra or 'modifier'} {test.modifier:+d}{cited}")
@@ -57,7 +57,7 @@ def _morale_reason(
     )
 
 
-def _morale_parts(rules: Rules, test: MoraleTest, quality: str, officer: str | None) -> list[str]:
+def morale_parts(rules: Rules, test: MoraleTest, quality: str, officer: str | None) -> list[str]:
     """What made a unit's morale value: its quality's, an officer's bonus and its pins."""
     d = rules.data
     parts = [f"{quality} morale {test.base}{d.cited(f'quality.rows[{quality.lower()}]')}"]
@@ -82,18 +82,18 @@ def _faces(rolls: Sequence[int]) -> str:
     return f"{min(rolls)}-{max(rolls)}" if min(rolls) != max(rolls) else f"{rolls[0]}"
 
 
-def _check_parts(quality: str, test: MoraleTest, officer: str | None) -> str:
+def check_parts(quality: str, test: MoraleTest, officer: str | None) -> str:
     """A forced check's morale before the attack's own pins: the quality's value, an
     officer's bonus and the pins already there (said only when there are some)."""
     parts = [f"{quality} morale {test.base}"]
     if officer and test.officer_bonus:
-        parts.append(f"{officer} {test.officer_bonus:+d}")  # (see :func:`_morale_reason`)
+        parts.append(f"{officer} {test.officer_bonus:+d}")  # (see :func:`morale_reason`)
     if test.pins:
         parts.append(f"{test.pins} pin{'s' * (test.pins != 1)} already there {-test.pins:+d}")
     return ", ".join(parts)
 
 
-def _pins_reach_morale(
+def pins_reach_morale(
     rules: Rules, quality: str, before: int, chance: Callable[[Callable[[int], bool]], Fraction]
 ) -> tuple[Fraction, Reason] | None:
     """The chance that the pins an attack brings, with the ``before`` already there, reach
@@ -123,13 +123,13 @@ def order_test_odds(
     rules_text: str | None = None,
 ) -> OddsReport:
     """Will the unit follow its order? Pass, fail (goes Down) or FUBAR, and what FUBAR does."""
-    _check_unit(ruleset, quality, pins, officer)
+    check_unit(ruleset, quality, pins, officer)
     arguments.yes_no("assault_vehicle_without_at", assault_vehicle_without_at)
-    rules_file, rules_text = _house_rules(rules_file, rules_text)
+    rules_file, rules_text = house_rules(rules_file, rules_text)
     rules = rules_for(ruleset, rules_file, rules_text)
-    _check_counts(pins=pins)
-    _check_names(rules, quality=("quality", quality), officer=("officer", officer))
-    _check_not_removed(rules, quality, pins, "pins")
+    check_counts(pins=pins)
+    check_names(rules, quality=("quality", quality), officer=("officer", officer))
+    check_not_removed(rules, quality, pins, "pins")
     modifier = (
         rules.data.vehicle_assault.order_test_modifier_without_at
         if assault_vehicle_without_at
@@ -144,7 +144,7 @@ def order_test_odds(
             reasons.append(Reason("officer", "no effect", "no order test for his bonus"))
     else:
         reasons.append(
-            _morale_reason(
+            morale_reason(
                 rules,
                 test,
                 quality,
@@ -197,12 +197,12 @@ def morale_check_odds(
     rules_text: str | None = None,
 ) -> OddsReport:
     """Will the unit pass a morale check?"""
-    _check_unit(ruleset, quality, pins, officer)
-    rules_file, rules_text = _house_rules(rules_file, rules_text)
+    check_unit(ruleset, quality, pins, officer)
+    rules_file, rules_text = house_rules(rules_file, rules_text)
     rules = rules_for(ruleset, rules_file, rules_text)
-    _check_counts(pins=pins)
-    _check_names(rules, quality=("quality", quality), officer=("officer", officer))
-    _check_not_removed(rules, quality, pins, "pins")
+    check_counts(pins=pins)
+    check_names(rules, quality=("quality", quality), officer=("officer", officer))
+    check_not_removed(rules, quality, pins, "pins")
     test = new_test(rules, quality, officer=officer, pins=pins)
     dist = exact(lambda d: morale_check(d, test))
     return OddsReport(
@@ -210,7 +210,7 @@ def morale_check_odds(
         question="morale",
         title="morale check",
         reasons=(
-            _morale_reason(rules, test, quality, officer),
+            morale_reason(rules, test, quality, officer),
             Reason("failed", "unit destroyed", "a unit failing a morale check is removed"),
         ),
         probabilities={"p_pass": dist.probability(True), "p_fail": dist.probability(False)},

@@ -31,36 +31,38 @@ from kriegsspiel.rulesets.bolt_action.kit import counterparts
 from kriegsspiel.rulesets.bolt_action.morale import destroyed_by_pins, new_test
 from kriegsspiel.rulesets.bolt_action.odds.checks import (
     FACINGS,
-    _check_automaton,
-    _check_counts,
-    _check_most_hits,
-    _check_names,
-    _check_not_removed,
-    _cover,
-    _house_rules,
-    _one_of,
+    check_automaton,
+    check_counts,
+    check_most_hits,
+    check_names,
+    check_not_removed,
+    house_rules,
+    one_of,
+    parse_cover,
     parse_weapons,
 )
-from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import _check_parts, _pins_reach_morale
+from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import check_parts, pins_reach_morale
 from kriegsspiel.rulesets.bolt_action.odds.vehicle_damage import (
-    _IMMOBILISED_BEFORE,
-    _automaton_reasons,
-    _crew_reasons,
-    _newly_immobilised,
+    IMMOBILISED_BEFORE,
+    automaton_reasons,
+    crew_reasons,
+    newly_immobilised,
 )
 from kriegsspiel.rulesets.bolt_action.shooting import (
-    SMALL_UNIT_MODELS,
     CannotFire,
-    Group,
-    Situation,
     can_fire_indirectly,
-    describe_needs,
-    down_to_a_shot,
-    infantry_quality,
     plan_shot,
     shots_per_model,
 )
+from kriegsspiel.rulesets.bolt_action.shot import (
+    SMALL_UNIT_MODELS,
+    Group,
+    Situation,
+    down_to_a_shot,
+)
 from kriegsspiel.rulesets.bolt_action.shot_rolls import roll_to_hit
+from kriegsspiel.rulesets.bolt_action.to_hit import describe_needs
+from kriegsspiel.rulesets.bolt_action.troop_damage import infantry_quality
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import LEVELS, VehicleState
 
 
@@ -72,7 +74,7 @@ def _group(
     return Group(shot, count * shots_per_model(weapon)), reasons
 
 
-def _weapon_groups(
+def weapon_groups(
     rules: Rules,
     weapons: Sequence[str],
     tgt: Target,
@@ -150,14 +152,14 @@ def shoot_odds(
     arguments.names("weapons", weapons)
     arguments.text("target", target)
     arguments.fields("situation", situation, Situation)
-    _cover(situation.cover, "situation.cover")
+    parse_cover(situation.cover, "situation.cover")
     if situation.facing not in FACINGS:
         raise ParameterError(
             f"{named('situation.facing')} is {', '.join(FACINGS[:-1])} or "
             f"{FACINGS[-1]} (not {situation.facing!r})."
         )
     # keyed by the rules file's text as it is now: an edited file is a new question
-    rules_file, rules_text = _house_rules(rules_file, rules_text)
+    rules_file, rules_text = house_rules(rules_file, rules_text)
     text = house_text(rules_file, rules_text)
     return _shoot_odds(ruleset, tuple(weapons), target, situation, rules_file, text)
 
@@ -208,7 +210,7 @@ def _shoot_odds(
 def _shooting_target(rules: Rules, target: str, situation: Situation) -> Target:
     """The target named, checked with what the situation says of it: its models and pins,
     an automaton, a crew's quality and officer, and a vehicle's options only at a vehicle."""
-    _check_counts(
+    check_counts(
         **{
             "situation.firer_pins": situation.firer_pins,
             "situation.target_pins": situation.target_pins,
@@ -222,16 +224,16 @@ def _shooting_target(rules: Rules, target: str, situation: Situation) -> Target:
         raise ParameterError(
             f"{named('target')} needs a name from the damage value table, e.g. 'regular infantry'."
         )
-    _check_names(rules, target=("target", target))
+    check_names(rules, target=("target", target))
     tgt = rules.target(target)
-    _check_automaton(rules, situation.automaton, "situation.automaton")
+    check_automaton(rules, situation.automaton, "situation.automaton")
     if not tgt.is_vehicle and situation.target_quality != "regular":
         infantry = f"{situation.target_quality} infantry"
         raise ParameterError(
             f"{named('situation.target_quality')} is a vehicle crew's; an infantry target's "
             f"quality is in its name (e.g. {named('target', infantry)})."
         )
-    _check_names(rules, officer=("situation.target_officer", situation.target_officer))
+    check_names(rules, officer=("situation.target_officer", situation.target_officer))
     if tgt.is_vehicle and situation.target_models is not None:
         raise ParameterError(f"{models} caps casualties among troops; a vehicle has none.")
     if not tgt.is_vehicle:
@@ -297,7 +299,7 @@ def _check_firers_and_fire(
             "an MMG, a gun); give only team weapons with it, or leave it out."
         )
     target_quality = situation.target_quality if tgt.is_vehicle else infantry_quality(rules, tgt)
-    _check_not_removed(
+    check_not_removed(
         rules,
         target_quality,
         situation.target_pins,
@@ -312,7 +314,7 @@ def _firing_groups(
 ) -> tuple[list[Group], list[Reason]]:
     """The unit's weapons as groups of shots with their reasons (refused if none can fire,
     or a man's weapon is said mounted on a vehicle, or the shooting is too large to count)."""
-    groups, reasons, idle = _weapon_groups(rules, weapons, tgt, situation)
+    groups, reasons, idle = weapon_groups(rules, weapons, tgt, situation)
     if not groups:
         raise idle[0]  # no weapon of the unit can fire: say why the first cannot
     fixed = any("Fixed" in w.special for w, _ in parse_weapons(rules, weapons))
@@ -320,7 +322,7 @@ def _firing_groups(
         for w, _ in parse_weapons(rules, weapons):
             if w.fielded == "not on vehicles":
                 raise ParameterError(
-                    f"{_one_of('weapons', w.name)} with {named('situation.mounted', True)}: "
+                    f"{one_of('weapons', w.name)} with {named('situation.mounted', True)}: "
                     f"the {w.name} is carried by a "
                     "man (the weapons chart gives it for infantry), not mounted on a vehicle"
                     f"{counterparts(rules, w, on_vehicle=True)}."
@@ -329,7 +331,7 @@ def _firing_groups(
         reasons.append(
             Reason("firer vehicle", "no effect", "it matters only to Fixed weapons moving")
         )
-    _check_most_hits(groups, tgt.is_vehicle, "weapons")
+    check_most_hits(groups, tgt.is_vehicle, "weapons")
     return groups, reasons
 
 
@@ -379,7 +381,7 @@ def _at_troops(
         officer=officer,
     )
     troops = exact_troops(groups, ctx)
-    removal = _pins_reach_morale(rules, quality, situation.target_pins, troops.pins.probability)
+    removal = pins_reach_morale(rules, quality, situation.target_pins, troops.pins.probability)
     if removal is not None:
         probabilities["p_removed_by_pins"] = removal[0]
         reasons.append(removal[1])
@@ -398,7 +400,7 @@ def _at_troops(
             Reason(
                 "morale check",
                 f"{chance_shown(troops.p_destroyed_by_morale)} destroyed",
-                f"after the flamethrower's pins: {_check_parts(quality, ctx.morale, officer)}",
+                f"after the flamethrower's pins: {check_parts(quality, ctx.morale, officer)}",
             )
         )
     elif officer is not None:
@@ -442,7 +444,7 @@ def _at_vehicle(
     crew abandoning it to pins, how its crew tests, and its damage results."""
     final = exact_vehicle(groups)
     probabilities["p_knocked_out"] = final.probability(lambda v: v.knocked_out)
-    abandoned = _pins_reach_morale(
+    abandoned = pins_reach_morale(
         rules,
         situation.target_quality,
         situation.target_pins,
@@ -478,17 +480,17 @@ def _crew_said(
     crew tests, and the knock-outs a flamethrower's check brings."""
     reasons: list[Reason] = []
     if situation.target_immobilised:
-        reasons.append(_IMMOBILISED_BEFORE)
+        reasons.append(IMMOBILISED_BEFORE)
     flamethrower = any(g.shot.morale_check for g in groups)
     crew = groups[0].shot.vehicle
     assert crew is not None
-    reasons += _automaton_reasons(
+    reasons += automaton_reasons(
         rules,
         situation.automaton,
         stunned=not crew.soft_skinned
         and final.probability(lambda v: v.worst > 0 or v.crew_stunned) > 0,
     )
-    reasons += _crew_reasons(
+    reasons += crew_reasons(
         rules,
         crew,
         situation.target_quality,
@@ -526,7 +528,7 @@ def _damage_results(
     can happen to it, as any damage destroys it."""
     effects = {
         "crew stunned": final.probability(lambda v: v.crew_stunned),
-        "immobilised": _newly_immobilised(final, situation.target_immobilised),
+        "immobilised": newly_immobilised(final, situation.target_immobilised),
         "on fire": final.probability(lambda v: v.on_fire),
         "on fire and knocked out": final.probability(lambda v: v.fire_knocked_out),
         "knocked out": probabilities["p_knocked_out"],

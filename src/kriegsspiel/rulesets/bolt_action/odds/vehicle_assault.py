@@ -19,24 +19,24 @@ from kriegsspiel.errors import ParameterError, named
 from kriegsspiel.rulesets.bolt_action.edition import Rules, Target, rules_for
 from kriegsspiel.rulesets.bolt_action.odds.checks import (
     MAX_ASSAULTERS_OF_A_VEHICLE,
-    _check_automaton,
-    _check_counts,
-    _check_names,
-    _check_not_removed,
-    _house_rules,
+    check_automaton,
+    check_counts,
+    check_names,
+    check_not_removed,
+    house_rules,
 )
-from kriegsspiel.rulesets.bolt_action.odds.fire_at_assaulters import _Fire, _fire_at_assaulters
+from kriegsspiel.rulesets.bolt_action.odds.fire_at_assaulters import VehicleFire, vehicle_fire_odds
 from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import (
-    _pins_reach_morale,
     order_test_odds,
+    pins_reach_morale,
 )
 from kriegsspiel.rulesets.bolt_action.odds.vehicle_damage import (
-    _IMMOBILISED_BEFORE,
-    _automaton_reasons,
-    _crew_reasons,
-    _newly_immobilised,
+    IMMOBILISED_BEFORE,
+    automaton_reasons,
+    crew_reasons,
+    newly_immobilised,
 )
-from kriegsspiel.rulesets.bolt_action.shooting import Situation
+from kriegsspiel.rulesets.bolt_action.shot import Situation
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleProfile, VehicleState
 
 
@@ -89,7 +89,7 @@ def vehicle_assault_odds(
         start_models=start_models,
     )
     _check_types(ruleset, a)
-    rules_file, rules_text = _house_rules(rules_file, rules_text)
+    rules_file, rules_text = house_rules(rules_file, rules_text)
     rules = rules_for(ruleset, rules_file, rules_text)
     tgt = _assaulted_vehicle(rules, a)
     vehicle_order, hit_on = _hit_score(rules, a)
@@ -171,7 +171,7 @@ def _assaulted_vehicle(rules: Rules, a: _Assault) -> Target:
     """The vehicle assaulted, with the assaulters and its crew checked: their numbers, the
     names the rules data knows, an automaton, an immobilised vehicle's order, and a crew
     its pins have already removed; a target that is no vehicle is refused."""
-    _check_counts(
+    check_counts(
         models=a.models, pins=a.pins, target_pins=a.target_pins, start_models=a.start_models
     )
     if a.models == 0:
@@ -186,8 +186,8 @@ def _assaulted_vehicle(rules: Rules, a: _Assault) -> Target:
             f"{named('start_models')} ({a.start_models}) is the unit's size at the start of the "
             f"game: it cannot be less than {named('models')} ({a.models})."
         )
-    _check_automaton(rules, a.automaton)
-    _check_names(
+    check_automaton(rules, a.automaton)
+    check_names(
         rules,
         quality=("quality", a.quality),
         quality_crew=("target_quality", a.target_quality),
@@ -200,10 +200,10 @@ def _assaulted_vehicle(rules: Rules, a: _Assault) -> Target:
             "an immobilised vehicle is brought to a halt, and is hit as a halted one: "
             f"give {stationary} with {named('target_immobilised', True)}."
         )
-    _check_not_removed(
+    check_not_removed(
         rules, a.target_quality, a.target_pins, "target_pins", crew=True, fate="cannot be assaulted"
     )
-    _check_names(rules, target=("target", a.target))
+    check_names(rules, target=("target", a.target))
     tgt = rules.target(a.target)
     if not tgt.is_vehicle:
         raise ParameterError(
@@ -250,11 +250,11 @@ def _hit_score(rules: Rules, a: _Assault) -> tuple[str, int | None]:
 
 def _assault(
     rules: Rules, a: _Assault, tgt: Target, hit_on: int | None
-) -> tuple[VehicleProfile, _Fire, Dist[VehicleState]]:
+) -> tuple[VehicleProfile, VehicleFire, Dist[VehicleState]]:
     """The assault itself: the vehicle as the assaulters strike it, its fire at them first
     (where the edition has it), and its state after the survivors' hits and damage."""
     from kriegsspiel.rulesets.bolt_action.assault import assault_vehicle
-    from kriegsspiel.rulesets.bolt_action.shooting import vehicle_profile
+    from kriegsspiel.rulesets.bolt_action.pen import vehicle_profile
 
     situation = Situation(
         range_inches=0,
@@ -266,7 +266,7 @@ def _assault(
         target_officer=a.target_officer,
     )
     vehicle = vehicle_profile(rules, tgt, situation, indirect=False)
-    fire = _fire_at_assaulters(
+    fire = vehicle_fire_odds(
         rules,
         start_inches=a.start_inches,
         weapons=a.vehicle_weapons,
@@ -368,7 +368,7 @@ def _damage_result_reasons(
     reasons: list[Reason] = []
     destroyed_if_damaged = _destroyed_if_damaged(a, tgt)
     if a.target_immobilised:
-        reasons.append(_IMMOBILISED_BEFORE)
+        reasons.append(IMMOBILISED_BEFORE)
     if destroyed_if_damaged:
         reasons.append(
             Reason(
@@ -378,13 +378,13 @@ def _damage_result_reasons(
                 "superficial damage too",
             )
         )
-    reasons += _automaton_reasons(
+    reasons += automaton_reasons(
         rules,
         a.automaton,
         stunned=not destroyed_if_damaged
         and final.probability(lambda v: v.worst > 0 or v.crew_stunned) > 0,
     )
-    reasons += _crew_reasons(
+    reasons += crew_reasons(
         rules,
         vehicle,
         a.target_quality,
@@ -402,7 +402,7 @@ def _abandoned(
 ) -> tuple[Fraction, Reason] | None:
     """The chance the pins the assault brings remove the vehicle (its crew abandon it) when
     it is not knocked out anyway, and why; None when they cannot."""
-    return _pins_reach_morale(
+    return pins_reach_morale(
         rules,
         a.target_quality,
         a.target_pins,
@@ -415,7 +415,7 @@ def _report(
     a: _Assault,
     tgt: Target,
     order: OddsReport,
-    fire: _Fire,
+    fire: VehicleFire,
     final: Dist[VehicleState],
     hit_on: int | None,
     reasons: list[Reason],
@@ -459,7 +459,7 @@ def _report(
             # each chance of the assault as a whole: the order test passed first
             "p_knocked_out": goes_in * p_ko,
             "p_crew_stunned": goes_in * final.probability(lambda v: v.crew_stunned),
-            "p_immobilised": goes_in * _newly_immobilised(final, a.target_immobilised),
+            "p_immobilised": goes_in * newly_immobilised(final, a.target_immobilised),
             "p_on_fire": goes_in * final.probability(lambda v: v.on_fire),
             **removed,
         },

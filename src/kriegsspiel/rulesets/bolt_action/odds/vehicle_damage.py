@@ -10,15 +10,16 @@ from fractions import Fraction
 from kriegsspiel.core.dice import Dist
 from kriegsspiel.core.report import Reason
 from kriegsspiel.rulesets.bolt_action.edition import Rules
-from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import _morale_reason
+from kriegsspiel.rulesets.bolt_action.odds.order_and_morale import morale_reason
 from kriegsspiel.rulesets.bolt_action.vehicle_damage import VehicleProfile, VehicleState
 
-_IMMOBILISED_BEFORE = Reason(
+#: The reason a vehicle already immobilised is told: a further Immobilised knocks it out.
+IMMOBILISED_BEFORE = Reason(
     "already immobilised", "a further Immobilised knocks it out", "damage results table"
 )
 
 
-def _crew_reasons(
+def crew_reasons(
     rules: Rules,
     vehicle: VehicleProfile,
     quality: str,
@@ -58,7 +59,7 @@ def _crew_reasons(
                 f"{' and '.join(given)} {'enter' if len(given) > 1 else 'enters'} no test",
             )
         ]
-    said = _morale_reason(rules, vehicle.crew_morale, quality, officer)
+    said = morale_reason(rules, vehicle.crew_morale, quality, officer)
     parts, _, doubles = said.because.partition("; ")
     return [
         Reason(
@@ -69,7 +70,7 @@ def _crew_reasons(
     ]
 
 
-def _automaton_reasons(rules: Rules, automaton: bool, *, stunned: bool) -> list[Reason]:
+def automaton_reasons(rules: Rules, automaton: bool, *, stunned: bool) -> list[Reason]:
     """What an automaton target (Konflikt '47) does with a Crew stunned result: ignores it
     on a D6 score; ``stunned``: whether the attack can bring that result at all."""
     if not automaton:
@@ -97,7 +98,7 @@ def _automaton_reasons(rules: Rules, automaton: bool, *, stunned: bool) -> list[
     ]
 
 
-def _newly_immobilised(final: Dist[VehicleState], before: bool) -> Fraction:
+def newly_immobilised(final: Dist[VehicleState], before: bool) -> Fraction:
     """The chance this attack immobilises the vehicle (none if it already was: a further
     Immobilised result knocks it out instead)."""
     return Fraction(0) if before else final.probability(lambda v: v.immobilised)
