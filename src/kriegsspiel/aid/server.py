@@ -223,6 +223,33 @@ def _lock(password: str) -> Callable[[str | None], None]:
     return unlocked
 
 
+class _Game:
+    """The one game the aid serves, and the lock that lets one request at a time read or
+    change it (requests are served on several threads)."""
+
+    def __init__(self, session: AidSession) -> None:
+        self.session = session
+        self.lock = threading.Lock()
+
+    def answer(self, tracker: Tracker) -> dict[str, Any]:
+        """A step's answer: the whole game, whether it may be undone, and its version."""
+        return {
+            **view(tracker, can_undo=len(self.session.steps) > 1),
+            "undo_refused": self.session.undo_refused(),  # (why "Undo" is greyed; None: it may)
+            "version": self.session.version,
+        }
+
+    def take(self, change: Callable[[Tracker], Tracker]) -> dict[str, Any]:
+        """Take one step (``change``) and answer with the game after it."""
+        with self.lock:
+            return self.answer(self.session.step(change))
+
+    def now(self) -> Tracker:
+        """The game as it stands (to ask odds of: a question changes nothing)."""
+        with self.lock:
+            return self.session.now
+
+
 def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     """The web app of one game (``session``). With a ``password``, a request that would
     change the game (a step: every route of ``steps``) must carry it (header
@@ -234,24 +261,28 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )
+    _answer_refusals(app)
+    game = _Game(session)
+    # (the routes in the order the API page lists them: the page and the game, the odds,
+    # then the steps)
+    app.include_router(_page_routes(app, game))
+    app.include_router(_odds_routes(game))
     steps = APIRouter(dependencies=[Security(_lock(password))] if password is not None else [])
+    _order_steps(steps, game)
+    _casualty_steps(steps, game)
+    _turn_steps(steps, game)
+    app.include_router(steps)  # (after its routes: including copies them)
+    return app
+
+
+def _answer_refusals(app: FastAPI) -> None:
+    """Answer every refused request the aid's way, a JSON ``error`` in words: a step without
+    the password (401), a step the game refuses (409), a malformed request (422), a page
+    that is not there or a method a route does not take."""
 
     @app.exception_handler(_Locked)
     async def locked(request: Request, exc: _Locked) -> JSONResponse:
         return _refusal(str(exc), 401)
-
-    one_at_a_time = threading.Lock()  # requests are served on several threads
-
-    def answer(tracker: Tracker) -> dict[str, Any]:
-        return {
-            **view(tracker, can_undo=len(session.steps) > 1),
-            "undo_refused": session.undo_refused(),  # (why "Undo" is greyed; None: it may)
-            "version": session.version,
-        }
-
-    def take(change: Callable[[Tracker], Tracker]) -> dict[str, Any]:
-        with one_at_a_time:
-            return answer(session.step(change))
 
     @app.exception_handler(AidError)
     async def refused(request: Request, exc: AidError) -> JSONResponse:
@@ -281,40 +312,88 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
             why = f"{asked}: {exc.detail}"
         return _refusal(why, exc.status_code, headers=exc.headers)
 
-    @app.get("/", response_class=HTMLResponse)
+
+def _page_routes(app: FastAPI, game: _Game) -> APIRouter:
+    """The page and its files, and the game to watch (its state and log): what anyone may
+    read, with or without the password."""
+    pages = APIRouter()
+
+    @pages.get("/", response_class=HTMLResponse)
     def page() -> str:
         return _read("index.html")
 
-    @app.get("/static/{name}")
+    @pages.get("/static/{name}")
     def static(name: str) -> Response:
         if name not in _STATIC:
             return _refusal(f"no file {name!r}", 404)
         return Response(_read(name), media_type=_STATIC[name])
 
-    @app.get("/openapi.json", include_in_schema=False)
+    @pages.get("/openapi.json", include_in_schema=False)
     def old_schema() -> dict[str, Any]:
         """The schema where it was first served (it is at /api/openapi.json)."""
         return app.openapi()
 
-    @app.get("/api/state", response_model=None)
+    @pages.get("/api/state", response_model=None)
     def state(request: Request) -> dict[str, Any] | Response:
         """The game; with ``If-None-Match`` naming the version a page has, 304 and nothing
         more while the game is still that one (a page asks every few seconds)."""
-        with one_at_a_time:
-            tag = f'"{session.version}"'
+        with game.lock:
+            tag = f'"{game.session.version}"'
             if request.headers.get("if-none-match") == tag:
                 return Response(status_code=304, headers={"ETag": tag})
-            return JSONResponse(answer(session.now), headers={"ETag": tag})
+            return JSONResponse(game.answer(game.session.now), headers={"ETag": tag})
 
-    @app.get("/api/log")
+    @pages.get("/api/log")
     def log() -> dict[str, Any]:
         """Every line of the game's log, oldest first (the game sends the newest only)."""
-        with one_at_a_time:
-            return {"log": list(session.now.log), "version": session.version}
+        with game.lock:
+            return {"log": list(game.session.now.log), "version": game.session.version}
 
-    @app.get("/favicon.ico", include_in_schema=False)
+    @pages.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
         return Response(status_code=204)  # (none: a browser asks, and is told so quietly)
+
+    return pages
+
+
+def _odds_routes(game: _Game) -> APIRouter:
+    """The questions of odds, a shot's and an assault's: they change nothing, so anyone may
+    ask them, with or without the password."""
+    odds = APIRouter()
+
+    @odds.post("/api/odds/shoot")
+    def odds_shoot(body: ShotBody) -> dict[str, Any]:
+        weapons = body.weapons
+        asked = ShotAsked(
+            firer=body.firer,
+            target=body.target,
+            range_inches=body.range,
+            cover=body.cover,
+            facing=body.facing,
+            moving=body.moving,
+            target_down=body.target_down,
+            indirect=body.indirect,
+            ranged_in=body.ranged_in,
+            target_immobilised=body.target_immobilised,
+            target_officer=body.target_officer,
+            weapons=None if weapons is None else tuple((w.name, w.count) for w in weapons),
+            one_shot_fired=body.one_shot_fired,
+        )
+        return questions.shoot(game.now(), asked)
+
+    @odds.post("/api/odds/assault")
+    def odds_assault(body: AssaultBody) -> dict[str, Any]:
+        asked = AssaultAsked(**body.model_dump())
+        return questions.assault(game.now(), asked)
+
+    return odds
+
+
+def _order_steps(steps: APIRouter, game: _Game) -> None:
+    """The steps of giving orders: drawing a die, the order and its test, a die taken (a
+    reaction, damage), FUBAR's Down, the unit's officer near, who rolls its tests, its
+    one-shot weapons fired."""
+    session, take = game.session, game.take
 
     @steps.post("/api/draw")
     def draw(body: DrawBody | None = None) -> dict[str, Any]:
@@ -365,6 +444,12 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     @steps.post("/api/one-shot-fired")
     def one_shot_fired(body: OneShotBody) -> dict[str, Any]:
         return take(lambda t: t.set_one_shot_fired(body.unit, body.fired))
+
+
+def _casualty_steps(steps: APIRouter, game: _Game) -> None:
+    """The steps of losses: pins and models set, a unit shot at, its morale check, an
+    assault fought, a unit destroyed."""
+    session, take = game.session, game.take
 
     @steps.post("/api/pins")
     def pins(body: PinsBody) -> dict[str, Any]:
@@ -427,6 +512,12 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
     def destroy(body: UnitBody) -> dict[str, Any]:
         return take(lambda t: t.destroy(body.unit))
 
+
+def _turn_steps(steps: APIRouter, game: _Game) -> None:
+    """The steps of the game as a whole: the turn's end (and the roll for another), undo,
+    a new game."""
+    session = game.session
+
     @steps.post("/api/end-turn")
     def end_turn(body: EndTurnBody) -> dict[str, Any]:
         if body.roll and body.rolled is not None:
@@ -435,49 +526,17 @@ def create_app(session: AidSession, password: str | None = None) -> FastAPI:
                 "given: give roll: false with rolled, or leave rolled out"
             )
         dice = session.dice if body.roll else None
-        return take(lambda t: t.end_turn(body.keep, dice=dice, rolled=body.rolled))
-
-    @app.post("/api/odds/shoot")
-    def odds_shoot(body: ShotBody) -> dict[str, Any]:
-        weapons = body.weapons
-        asked = ShotAsked(
-            firer=body.firer,
-            target=body.target,
-            range_inches=body.range,
-            cover=body.cover,
-            facing=body.facing,
-            moving=body.moving,
-            target_down=body.target_down,
-            indirect=body.indirect,
-            ranged_in=body.ranged_in,
-            target_immobilised=body.target_immobilised,
-            target_officer=body.target_officer,
-            weapons=None if weapons is None else tuple((w.name, w.count) for w in weapons),
-            one_shot_fired=body.one_shot_fired,
-        )
-        with one_at_a_time:
-            now = session.now
-        return questions.shoot(now, asked)
-
-    @app.post("/api/odds/assault")
-    def odds_assault(body: AssaultBody) -> dict[str, Any]:
-        asked = AssaultAsked(**body.model_dump())
-        with one_at_a_time:
-            now = session.now
-        return questions.assault(now, asked)
+        return game.take(lambda t: t.end_turn(body.keep, dice=dice, rolled=body.rolled))
 
     @steps.post("/api/undo")
     def undo() -> dict[str, Any]:
-        with one_at_a_time:
-            return answer(session.undo())
+        with game.lock:
+            return game.answer(session.undo())
 
     @steps.post("/api/new-game")
     def new_game() -> dict[str, Any]:
-        with one_at_a_time:
-            return answer(session.new_game())
-
-    app.include_router(steps)  # (after its routes: including copies them)
-    return app
+        with game.lock:
+            return game.answer(session.new_game())
 
 
 def _refusal(

@@ -222,104 +222,51 @@ def sample_sweeps() -> list[Path]:
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
-def load_sweep(given: str, lists_to: str | None = None, deployment: str | None = None) -> Sweep:
-    """Read a sweep file (or a shipped sample by name) and check every list it names.
+@dataclass(frozen=True)
+class _SweepText:
+    """A sweep file as read: its path, text and raw fields, so that a problem is told at
+    the line of the field it is about, and a file it names is looked for beside it."""
 
-    ``lists_to``: the folder the sweep writes its variants' lists to (``--lists-to``), so
-    that the command replaying a variant's game names its file there; without it, the
-    command names a folder LISTS and says how to write the list there. ``deployment``
-    (``--deployment``) takes the place of the file's."""
-    from kriegsspiel.core.scenario import parse_scenario
-    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+    path: Path
+    text: str
+    raw: Any  # (valid: how the file gives its fields, one or a list)
 
-    order = None if deployment is None else check_deployment(deployment)
-    path = pick_file("sweep", given, sample_sweeps())  # (a file, or a shipped name)
-    spec = load_yaml(path, SweepFile)
-    text = path.read_text(encoding="utf-8")
-    raw = yaml_data(text)  # (valid: how the file gives its fields, one or a list)
-    base = path.parent
+    @property
+    def base(self) -> Path:
+        """The folder a file the sweep names is looked for in first (the sweep file's)."""
+        return self.path.parent
 
-    def field_at(*loc: int | str) -> Callable[[str], DataFileError]:
+    def field_at(self, *loc: int | str) -> Callable[[str], DataFileError]:
         """A problem with the field at ``loc``, told at its line in the sweep file."""
 
         def told(problem: str) -> DataFileError:
-            return DataFileError(str(path), [problem_at(text, loc, problem)])
+            return DataFileError(str(self.path), [problem_at(self.text, loc, problem)])
 
         return told
 
-    if spec.ruleset is None:
-        ruleset = _lists_edition(spec, base, path)
-    else:
-        try:
-            ruleset = game_ruleset(spec.ruleset)
-        except UsageError as exc:
-            raise field_at("ruleset")(as_written(exc)) from None
-
-    def looked_for() -> str:
+    def looked_for(self) -> str:
         """Where a file the sweep file names is looked for."""
-        if base == Path():
+        if self.base == Path():
             return " A file is looked for in the current folder, beside the sweep file."
         return (
-            f" A file is looked for in the sweep file's folder ({base}), then in the current one."
+            f" A file is looked for in the sweep file's folder ({self.base}), then in the "
+            "current one."
         )
 
-    rules = None
-    if spec.rules_file is not None:
-        if not spec.rules_file.strip():  # (Path("  ") is no file: said so, not looked for)
-            raise field_at("rules_file")(
-                f"{spec.rules_file!r} is blank: give the rules file's name, or leave "
-                "rules_file out for the shipped rules"
-            )
-        try:
-            rules = read_rules(spec.rules_file, base)
-        except DataFileError as exc:  # (none there, a folder: told at the sweep file's line)
-            said = "; ".join(exc.written)
-            raise field_at("rules_file")(
-                f"the rules file {spec.rules_file!r} {said}.{looked_for()}"
-            ) from None
-        try:  # (a broken rules file is told at its own lines)
-            check_rules(ruleset, rules, "the sweep file's ruleset", sweep=True)
-        except UsageError as exc:
-            raise field_at("rules_file")(as_written(exc)) from None
-    # each scenario read and checked on its own: whether the sweep's lists fit it (and its
-    # terrain the rules file) is checked cell by cell below, with the lists it is played by
-    scenarios: list[Source] = []
-    for number, scenario in enumerate(spec.scenario or [None]):  # (None: the sample's)
-        told = ("scenario", number) if isinstance(raw.get("scenario"), list) else ("scenario",)
-        try:
-            scenarios.append(read_scenario(scenario, base))
-            parse_scenario(scenarios[-1].text, scenarios[-1].label)
-        except UsageError as exc:
-            raise field_at(*told)(as_written(exc)) from None
-        first = next(i for i, s in enumerate(scenarios) if s.digest == scenarios[-1].digest)
-        if first != number:
-            raise field_at(*told)(f"the same scenario as scenario.{first}: give each scenario once")
-    players = parse_players(spec.players)
-    assert players is not None  # (checked as the file was read)
-    order = spec.deployment if order is None else order
-    samples = sample_armies(ruleset)
+    def entry(self, field: str, number: int) -> tuple[int | str, ...]:
+        """Where the file gives a list's name: an item of a list, or the field itself."""
+        return (field, number) if isinstance(self.raw.get(field), list) else (field,)
 
-    def army(name: str, *loc: int | str) -> Source:
+    def army(self, name: str, samples: list[Path], *loc: int | str) -> Source:
+        """The army list ``name`` (a file, or a shipped list's name), refused at ``loc``."""
         try:
-            return read_source("army", name, samples, base)
+            return read_source("army", name, samples, self.base)
         except UsageError as exc:
             a_file = "/" in name or name.lower().endswith((".yaml", ".yml"))
-            raise field_at(*loc)(f"{as_written(exc)}{looked_for() if a_file else ''}") from None
+            more = self.looked_for() if a_file else ""
+            raise self.field_at(*loc)(f"{as_written(exc)}{more}") from None
 
-    named: dict[str, int] = {}
-    for number, variant in enumerate(spec.variants):
-        first = named.setdefault(variant.name, number)
-        if first != number:
-            raise field_at("variants", number, "name")(
-                f"each variant needs a name of its own: {variant.name!r} is also the name of "
-                f"variants.{first}"
-            )
-
-    def entry(field: str, number: int) -> tuple[int | str, ...]:
-        """Where the file gives a list's name: an item of a list, or the field itself."""
-        return (field, number) if isinstance(raw.get(field), list) else (field,)
-
-    def once(field: str, given: tuple[str, ...], sources: list[Source]) -> None:
+    def once(self, field: str, given: tuple[str, ...], sources: list[Source]) -> None:
         """Refuse a list given twice in one field (by what it says, whatever its file): a
         second row or column of the same games, under the same name, is never meant."""
         what = "row" if field == "lists" else "column"
@@ -335,32 +282,159 @@ def load_sweep(given: str, lists_to: str | None = None, deployment: str | None =
                     f"({given[first]!r}): they say the same (files, comments and spacing "
                     f"aside), so its {what} would be that one's again"
                 )
-            raise field_at(*entry(field, number))(f"{problem}; give each list once")
+            raise self.field_at(*self.entry(field, number))(f"{problem}; give each list once")
 
+
+def load_sweep(given: str, lists_to: str | None = None, deployment: str | None = None) -> Sweep:
+    """Read a sweep file (or a shipped sample by name) and check every list it names.
+
+    ``lists_to``: the folder the sweep writes its variants' lists to (``--lists-to``), so
+    that the command replaying a variant's game names its file there; without it, the
+    command names a folder LISTS and says how to write the list there. ``deployment``
+    (``--deployment``) takes the place of the file's."""
+    from kriegsspiel.rulesets.bolt_action.army import sample_armies
+
+    order = None if deployment is None else check_deployment(deployment)
+    path = pick_file("sweep", given, sample_sweeps())  # (a file, or a shipped name)
+    spec = load_yaml(path, SweepFile)
+    text = path.read_text(encoding="utf-8")
+    read = _SweepText(path, text, yaml_data(text))
+    if spec.ruleset is None:
+        ruleset = _lists_edition(spec, read.base, path)
+    else:
+        try:
+            ruleset = game_ruleset(spec.ruleset)
+        except UsageError as exc:
+            raise read.field_at("ruleset")(as_written(exc)) from None
+    rules = _sweep_rules(spec, read, ruleset)
+    scenarios = _sweep_scenarios(spec, read)
+    players = parse_players(spec.players)
+    assert players is not None  # (checked as the file was read)
+    order = spec.deployment if order is None else order
+    samples = sample_armies(ruleset)
+    rows, compared, changed = _sweep_rows(spec, read, ruleset, samples)
+    for comp, name in zip(compared, variant_files(rows, compared), strict=True):
+        folder = "LISTS" if lists_to is None else lists_to
+        how = (
+            None
+            if lists_to is not None
+            else f"a variant's list: 'kriegsspiel sweep {shlex.quote(given)} --lists-to LISTS' "
+            "writes it to a folder LISTS, before any game"
+        )
+        rows[comp.row] = replace(rows[comp.row], as_file=str(Path(folder) / name), how_to_write=how)
+    columns = [
+        read.army(name, samples, *read.entry("against", i)) for i, name in enumerate(spec.against)
+    ]
+    read.once("against", spec.against, columns)
+    grids = tuple(
+        tuple(
+            tuple(Matchup(ruleset, on, (row, col), players, rules, order) for col in columns)
+            for row in rows
+        )
+        for on in scenarios
+    )
+    _check_cells(grids, changed, read)
+    sweep = Sweep(
+        spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), grids, tuple(compared)
+    )
+    if not evaluation_order(sweep):  # every row is every column: one list, and no variant
+        names = " and ".join(repr(name) for name in spec.against)
+        raise read.field_at("against")(
+            f"nothing to play: {names} would meet only itself (the list of 'lists'), and a "
+            "list is not played against itself; add another list to 'against' for it to meet"
+        )
+    return sweep
+
+
+def _sweep_rules(spec: SweepFile, read: _SweepText, ruleset: str) -> Source | None:
+    """The designer's rules file the sweep is played by (its ``rules_file``), read and
+    checked against its ruleset; None: the shipped rules."""
+    if spec.rules_file is None:
+        return None
+    field_at = read.field_at
+    if not spec.rules_file.strip():  # (Path("  ") is no file: said so, not looked for)
+        raise field_at("rules_file")(
+            f"{spec.rules_file!r} is blank: give the rules file's name, or leave "
+            "rules_file out for the shipped rules"
+        )
+    try:
+        rules = read_rules(spec.rules_file, read.base)
+    except DataFileError as exc:  # (none there, a folder: told at the sweep file's line)
+        said = "; ".join(exc.written)
+        raise field_at("rules_file")(
+            f"the rules file {spec.rules_file!r} {said}.{read.looked_for()}"
+        ) from None
+    try:  # (a broken rules file is told at its own lines)
+        check_rules(ruleset, rules, "the sweep file's ruleset", sweep=True)
+    except UsageError as exc:
+        raise field_at("rules_file")(as_written(exc)) from None
+    return rules
+
+
+def _sweep_scenarios(spec: SweepFile, read: _SweepText) -> list[Source]:
+    """The sweep's scenarios, each read and checked on its own and given once (whether the
+    sweep's lists fit it, and its terrain the rules file, is checked cell by cell, with
+    the lists it is played by: :func:`_check_cells`)."""
+    from kriegsspiel.core.scenario import parse_scenario
+
+    scenarios: list[Source] = []
+    for number, scenario in enumerate(spec.scenario or [None]):  # (None: the sample's)
+        where = (
+            ("scenario", number) if isinstance(read.raw.get("scenario"), list) else ("scenario",)
+        )
+        told = read.field_at(*where)
+        try:
+            scenarios.append(read_scenario(scenario, read.base))
+            parse_scenario(scenarios[-1].text, scenarios[-1].label)
+        except UsageError as exc:
+            raise told(as_written(exc)) from None
+        first = next(i for i, s in enumerate(scenarios) if s.digest == scenarios[-1].digest)
+        if first != number:
+            raise told(f"the same scenario as scenario.{first}: give each scenario once")
+    return scenarios
+
+
+def _sweep_rows(
+    spec: SweepFile, read: _SweepText, ruleset: str, samples: list[Path]
+) -> tuple[list[Source], list[Compared], dict[Source, tuple[int, dict[int, Place]]]]:
+    """The table's rows: the ``lists``, each variant's own list (if they leave it out), then
+    the variants' lists, each compared with its own (``compared``); and, by each variant's
+    list, its number and the places in the file of the units it brought (``changed``)."""
+    named: dict[str, int] = {}
+    for number, variant in enumerate(spec.variants):
+        first = named.setdefault(variant.name, number)
+        if first != number:
+            raise read.field_at("variants", number, "name")(
+                f"each variant needs a name of its own: {variant.name!r} is also the name of "
+                f"variants.{first}"
+            )
+    entry = read.entry
     _one_edition(
         [(entry("lists", i), name) for i, name in enumerate(spec.lists)]
         + [(("variants", n, "list"), v.list) for n, v in enumerate(spec.variants)]
         + [(entry("against", i), name) for i, name in enumerate(spec.against)],
         ruleset,
-        base,
-        field_at,
+        read.base,
+        read.field_at,
     )
-    rows = [army(name, *entry("lists", i)) for i, name in enumerate(spec.lists)]
-    once("lists", spec.lists, rows)
-    originals = [army(v.list, "variants", n, "list") for n, v in enumerate(spec.variants)]
+    rows = [read.army(name, samples, *entry("lists", i)) for i, name in enumerate(spec.lists)]
+    read.once("lists", spec.lists, rows)
+    originals = [
+        read.army(v.list, samples, "variants", n, "list") for n, v in enumerate(spec.variants)
+    ]
     for original in originals:  # a variant is compared with its own list: a row too
         if not any(same_list(original, row) for row in rows):
             rows.append(original)
     given_as_lists = [
         {field for field, value in entry.items() if isinstance(value, list)}
-        for entry in raw.get("variants") or []
+        for entry in read.raw.get("variants") or []
     ]
     changed: dict[Source, tuple[int, dict[int, Place]]] = {}  # a variant's list: see _change
     compared: list[Compared] = []
     for number, (variant, original) in enumerate(zip(spec.variants, originals, strict=True)):
 
         def at(*loc: int | str, number: int = number) -> Callable[[str], DataFileError]:
-            return field_at("variants", number, *loc)
+            return read.field_at("variants", number, *loc)
 
         row, out, brought = _change(original, variant, at, given_as_lists[number])
         its_list = next(i for i, r in enumerate(rows) if same_list(original, r))
@@ -371,43 +445,25 @@ def load_sweep(given: str, lists_to: str | None = None, deployment: str | None =
         )
         rows.append(row)
         changed[row] = (number, brought)
-    for comp, name in zip(compared, variant_files(rows, compared), strict=True):
-        folder = "LISTS" if lists_to is None else lists_to
-        how = (
-            None
-            if lists_to is not None
-            else f"a variant's list: 'kriegsspiel sweep {shlex.quote(given)} --lists-to LISTS' "
-            "writes it to a folder LISTS, before any game"
-        )
-        rows[comp.row] = replace(rows[comp.row], as_file=str(Path(folder) / name), how_to_write=how)
-    columns = [army(name, *entry("against", i)) for i, name in enumerate(spec.against)]
-    once("against", spec.against, columns)
-    grids = tuple(
-        tuple(
-            tuple(Matchup(ruleset, on, (row, col), players, rules, order) for col in columns)
-            for row in rows
-        )
-        for on in scenarios
-    )
+    return rows, compared, changed
+
+
+def _check_cells(
+    grids: tuple[Grid, ...],
+    changed: dict[Source, tuple[int, dict[int, Place]]],
+    read: _SweepText,
+) -> None:
+    """Set every cell's game up, so that a broken list is refused before any game is
+    played: a unit a variant brought in, told at its place in the sweep file."""
     for line in (line for grid in grids for line in grid):
         for matchup in line:
             try:
-                check_setup(matchup)  # a broken list is refused before any game is played
+                check_setup(matchup)
             except DataFileError as exc:
                 made = changed.get(matchup.armies[0])
                 if made is None or exc.path != matchup.armies[0].label:
                     raise
-                raise _in_the_sweep(exc, str(path), text, *made) from None
-    sweep = Sweep(
-        spec.name, spec.games, spec.seed, tuple(rows), tuple(columns), grids, tuple(compared)
-    )
-    if not evaluation_order(sweep):  # every row is every column: one list, and no variant
-        names = " and ".join(repr(name) for name in spec.against)
-        raise field_at("against")(
-            f"nothing to play: {names} would meet only itself (the list of 'lists'), and a "
-            "list is not played against itself; add another list to 'against' for it to meet"
-        )
-    return sweep
+                raise _in_the_sweep(exc, str(read.path), read.text, *made) from None
 
 
 def _lists_edition(spec: SweepFile, base: Path, path: Path) -> str:

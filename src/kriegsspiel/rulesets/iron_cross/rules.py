@@ -19,6 +19,7 @@ from kriegsspiel.core.names import lookup, normalise
 from kriegsspiel.core.procedure import Dice
 from kriegsspiel.errors import ParameterError, UsageError, named, not_a_distance
 from kriegsspiel.rulesets.iron_cross.data import (
+    CoverLevel,
     Distance,
     IronCrossData,
     TerrainRow,
@@ -350,6 +351,48 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
     """Check a firing situation and work out what the dice need; UsageError if impossible."""
     tables = _data(data)
     s = situation
+    target, cover_level = _check_situation(s, tables)
+    dice, dice_because, dice_from = _dice_fired(s, tables, target)
+    target_is_near = _check_firer(s, tables, target)
+    capable, penetrates_on = _vehicle_target(s, tables, target, cover_level)
+    applied = _to_hit_modifiers(s, tables, target_is_near)
+    base = tables.to_hit.needs
+    raw_needs = base - sum(m.value for m in applied)
+    natural = tables.natural_rolls
+    needs = min(max(raw_needs, natural.always_misses + 1), natural.always_hits)
+    casualty_die, further_on, cover_used, because = _casualty_cover(s, tables, target, cover_level)
+    pen = tables.armour_penetration
+    if target == "vehicle":
+        per_hit = pen.markers_per_hit if capable else 0
+    else:
+        per_hit = tables.morale_markers.per_hit
+    return FirePlan(
+        target=target,
+        dice=dice,
+        dice_because=dice_because,
+        dice_from=dice_from,
+        die=tables.to_hit.die,
+        base_needs=base,
+        modifiers=tuple(applied),
+        needs=needs,
+        markers_per_hit=per_hit,
+        casualty_die=casualty_die,
+        further_markers=tables.morale_markers.further_vs_infantry,
+        further_marker_on=further_on,
+        cover=cover_used,
+        cover_because=because,
+        capable=capable,
+        penetrates_on=penetrates_on,
+        throw_die=tables.penetration_throw.die,
+        penetration_die=pen.die,
+        effects_by_score=_vehicle_effects(tables),
+        stop_when_destroyed=tables.several_hits_on_a_vehicle.stop_when_destroyed,
+    )
+
+
+def _check_situation(s: FireSituation, tables: IronCrossData) -> tuple[Target, CoverLevel]:
+    """The target and cover as the data names them, once the range, the firer's morale
+    markers and its kind of fire (a mortar's or a machine gun's) are checked."""
     target = lookup(
         "target",
         s.target,
@@ -381,6 +424,15 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
             f"{machine_gun} changes the dice only against infantry and support squads; "
             f"drop it for a {target} target"
         )
+    return target, cover_level
+
+
+def _dice_fired(
+    s: FireSituation, tables: IronCrossData, target: Target
+) -> tuple[int, str, tuple[str, ...]]:
+    """The firing dice, why, and where the data gives them (the rule's, or an orders-of-battle
+    count given), within the most the exact odds are worked out for."""
+    machine_gun = named("machine_gun", True)
     dice, dice_because = firing_dice(tables, target, s.range_inches, s.machine_gun)
     field = _dice_rule(tables, target, s.range_inches, s.machine_gun)[0]
     dice_from: tuple[str, ...] = (f"to_hit.{field}", "casualty_roll.targets")
@@ -406,6 +458,13 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
             f"{where} gives {dice} firing dice here (to_hit: {field}); {most}, as more "
             "would take minutes: give a smaller number there."
         )
+    return dice, dice_because, dice_from
+
+
+def _check_firer(s: FireSituation, tables: IronCrossData, target: Target) -> bool:
+    """Check what the firer is (a vehicle, an infantry detachment, never both) and the
+    infantry near a firing vehicle; whether the target itself is infantry near it (within
+    the data's enemy_near_vehicle, 12")."""
     if s.firer_is_vehicle and s.firer_is_infantry_detachment:
         raise ParameterError(
             f"the firer cannot be both a vehicle ({named('firer_is_vehicle', True)}) and an "
@@ -426,6 +485,15 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
             f"vehicle: give it with {named('enemy_infantry_near_vehicle', True)}, or for a "
             f'target of infantry within {near:g}"'
         )
+    return target_is_near
+
+
+def _vehicle_target(
+    s: FireSituation, tables: IronCrossData, target: Target, cover_level: CoverLevel
+) -> tuple[bool | None, int | None]:
+    """At a vehicle (its penetration and armour given, no cover, no mortar): can the weapon
+    exceed the armour at all, and the penetration throw's score needed (1: no throw); at
+    anything else, (None, None), and no penetration or armour given."""
     capable: bool | None = None  # None: not a vehicle target
     penetrates_on: int | None = None
     throw_die = tables.penetration_throw.die
@@ -444,8 +512,8 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
             )
         if s.mortar:
             raise ParameterError(
-                f"{mortar} only changes casualty rolls against infantry and support squads; "
-                "drop it for a vehicle target"
+                f"{named('mortar', True)} only changes casualty rolls against infantry and "
+                "support squads; drop it for a vehicle target"
             )
         capable = s.penetration + throw_die > s.armour
         penetrates_on = max(1, s.armour - s.penetration + 1) if capable else None
@@ -453,7 +521,15 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
         raise ParameterError(
             f"{named('penetration')} and {named('armour')} apply only to a vehicle target"
         )
+    return capable, penetrates_on
 
+
+def _to_hit_modifiers(
+    s: FireSituation, tables: IronCrossData, target_is_near: bool
+) -> list[AppliedModifier]:
+    """The firing modifiers that apply, each with its rows in the data: the firer's or the
+    target's move, smoke, close range, enemy infantry near a firing vehicle, morale
+    markers."""
     mods = tables.firing_modifiers
     applied: list[AppliedModifier] = []
     if s.firer_moved and not s.firer_is_infantry_detachment:
@@ -485,33 +561,37 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
                 _rows("per_morale_marker"),
             )
         )
-    base = tables.to_hit.needs
-    raw_needs = base - sum(m.value for m in applied)
-    natural = tables.natural_rolls
-    needs = min(max(raw_needs, natural.always_misses + 1), natural.always_hits)
+    return applied
 
-    casualty_die: int | None = None
-    further_on: int | None = None
-    cover_used: str | None = None
-    because = ""
-    if target in tables.casualty_roll.targets:
-        cover_used = cover_level.cover
-        reasons = [f"target in {cover_used}" if cover_used != "open" else "target in the open"]
-        smoke_cover = tables.smoke.gives_target_cover
-        if s.smoke and tables.cover.rank(smoke_cover) > tables.cover.rank(cover_used):
-            cover_used = smoke_cover
-            reasons.append(f"smoke gives {smoke_cover}")
-        if s.mortar:
-            treated = tables.cover.mortar_treats_as[cover_used]
-            if treated != cover_used:
-                reasons.append(f"mortar fire treats {cover_used} as {treated}")
-            else:
-                reasons.append("mortar fire ignores cover")
-            cover_used = treated
-        casualty_die = tables.casualty_roll.die
-        further_on = tables.cover.level(cover_used).further_marker_on
-        because = ", ".join(reasons)
 
+def _casualty_cover(
+    s: FireSituation, tables: IronCrossData, target: Target, cover_level: CoverLevel
+) -> tuple[int | None, int | None, str | None, str]:
+    """Against infantry and support squads, the casualty roll's die, the score that adds a
+    further marker, the cover it uses (smoke's if better; as a mortar treats it) and why;
+    at a vehicle, no casualty roll: (None, None, None, "")."""
+    if target not in tables.casualty_roll.targets:
+        return None, None, None, ""
+    cover_used = cover_level.cover
+    reasons = [f"target in {cover_used}" if cover_used != "open" else "target in the open"]
+    smoke_cover = tables.smoke.gives_target_cover
+    if s.smoke and tables.cover.rank(smoke_cover) > tables.cover.rank(cover_used):
+        cover_used = smoke_cover
+        reasons.append(f"smoke gives {smoke_cover}")
+    if s.mortar:
+        treated = tables.cover.mortar_treats_as[cover_used]
+        if treated != cover_used:
+            reasons.append(f"mortar fire treats {cover_used} as {treated}")
+        else:
+            reasons.append("mortar fire ignores cover")
+        cover_used = treated
+    further_on = tables.cover.level(cover_used).further_marker_on
+    return tables.casualty_roll.die, further_on, cover_used, ", ".join(reasons)
+
+
+def _vehicle_effects(tables: IronCrossData) -> tuple[VehicleEffect, ...]:
+    """What a penetrating hit does on each score of the penetration table's die (a damaged
+    vehicle's Screech! markers and immobilisation added)."""
     pen = tables.armour_penetration
     effects = []
     for score in range(1, pen.die + 1):
@@ -527,33 +607,7 @@ def plan_fire(situation: FireSituation, data: IronCrossData | None = None) -> Fi
                 row, result.key, result.name, extra, result.destroyed, immobilised, result.kaboom
             )
         )
-
-    if target == "vehicle":
-        per_hit = pen.markers_per_hit if capable else 0
-    else:
-        per_hit = tables.morale_markers.per_hit
-    return FirePlan(
-        target=target,
-        dice=dice,
-        dice_because=dice_because,
-        dice_from=dice_from,
-        die=tables.to_hit.die,
-        base_needs=base,
-        modifiers=tuple(applied),
-        needs=needs,
-        markers_per_hit=per_hit,
-        casualty_die=casualty_die,
-        further_markers=tables.morale_markers.further_vs_infantry,
-        further_marker_on=further_on,
-        cover=cover_used,
-        cover_because=because,
-        capable=capable,
-        penetrates_on=penetrates_on,
-        throw_die=throw_die,
-        penetration_die=pen.die,
-        effects_by_score=tuple(effects),
-        stop_when_destroyed=tables.several_hits_on_a_vehicle.stop_when_destroyed,
-    )
+    return tuple(effects)
 
 
 def roll_to_hit(dice: Dice, plan: FirePlan) -> int:
