@@ -556,17 +556,21 @@ def plain_turn_gain(game: BoltActionGame, unit: UnitState, action: Action) -> fl
 
 
 def plain_swing(game: BoltActionGame, unit: UnitState, to: Point) -> float:
-    """In an objectives game's last turn, the change in the unit's side's lead in the
-    score were it moved to ``to`` (the game's own score, of a copy with the unit moved),
-    OBJECTIVE_SWING a point; else 0."""
+    """In an objectives game's turn that may be its last, the change in the unit's side's
+    lead in the score were it moved to ``to`` (the game's own score, of a copy with the
+    unit moved), OBJECTIVE_SWING a point, weighed by the chance the turn is the last (half
+    in a sixth turn that rolls 4+ for a seventh); else 0."""
     scenario = game.scenario
     if scenario.victory != "objectives" or game.turn < scenario.turns or unit.vehicle:
         return 0.0
+    last = 1.0 if game.turn > scenario.turns or scenario.another_turn_on is None else 0.5
+    assert scenario.another_turn_on in (None, 4)  # (the shipped scenarios': 4+, a half)
     twin = game.clone()
     twin.units[unit.uid].translate(to.x - unit.anchor.x, to.y - unit.anchor.y)
     me = unit.side
     before, after = game.score(), twin.score()
-    return OBJECTIVE_SWING * ((after[me] - after[1 - me]) - (before[me] - before[1 - me]))
+    lead = (after[me] - after[1 - me]) - (before[me] - before[1 - me])
+    return OBJECTIVE_SWING * lead * last
 
 
 @pytest.mark.parametrize("ruleset", ["konflikt47", "bolt-action-1"])
