@@ -79,8 +79,8 @@ def panic(game: BoltActionGame, unit: UnitState, order: Action | None = None) ->
     ]
     if not enemies or unit.immobilised:  # (two causes: the record says which)
         unit.order = "Down"
-        why = "cannot move (immobilised)" if enemies else "no enemy in sight"
-        game.log("fubar", unit=unit.uid, result=f"panic: {why}, goes Down")
+        cause = "cannot move (immobilised)" if enemies else "no enemy in sight"
+        game.log("fubar", unit=unit.uid, result=f"panic: {cause}, goes Down")
         return
     closest = min(enemies, key=lambda e: game.gap(unit, e))
     threat = heading_to(unit.anchor, closest.anchor)
