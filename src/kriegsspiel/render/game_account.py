@@ -369,13 +369,16 @@ def shot_dice(data: dict[str, Any]) -> str:
     to-hit dice after its name ("MMG to hit 5+: ...; Rifle to hit 4+: ..."), then all the
     damage dice at troops. A 7+'s 6 is told with its second die ("6/4"); a roll of hits
     with its dice ("2 hits x D6: 5 3 = 8 hits"; at a vehicle too, format 9 on; a sure
-    hit's alone: "1 hit x D3: 2 = 2 hits"). "" for an attack with no dice (single sure
-    hits at a vehicle, or an event without them: a record's account is told from its
-    replay, whose events have them, whatever the record's format)."""
+    hit's alone: "1 hit x D3: 2 = 2 hits"); a weapon's own pins as rolled after its hits
+    ("pins D3: 2", format 9 on; "(the most counts)" where the attack rolled more than
+    one). "" for an attack with no dice (single sure hits at a vehicle, or an event
+    without them: a record's account is told from its replay, whose events have them,
+    whatever the record's format)."""
     fired = data.get("weapons")
     if not isinstance(fired, list) or not any("hit_dice" in w for w in fired):
         return ""
     told: list[str] = []
+    pinned = [w for w in fired if w.get("pin_dice")]  # (the most of their rolls counts)
     for w in fired:
         rolled = ""
         if w.get("per_hit_dice"):  # (a roll of hits: HE, a flamethrower, an aircraft)
@@ -389,7 +392,14 @@ def shot_dice(data: dict[str, Any]) -> str:
             said += f" ({rolled or counted(w['hits'], 'hit')})"
         elif rolled:  # (a sure hit's roll of hits: no to-hit dice)
             said = rolled
-        else:  # (a sure hit, one hit each: no dice)
+        else:  # (a sure hit, one hit each: no dice but its pins')
+            said = ""
+        if w.get("pin_dice"):
+            pins = f"pins {w['pin_roll']}: {' '.join(str(r) for r in w['pin_dice'])}"
+            said = f"{said}, {pins}" if said else pins
+            if w is pinned[-1] and sum(len(p["pin_dice"]) for p in pinned) > 1:
+                said += " (the most counts)"
+        if not said:
             continue
         if len(fired) > 1:
             said = f"{short_name(w['weapon'])} {said}"
