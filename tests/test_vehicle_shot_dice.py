@@ -21,12 +21,14 @@ from kriegsspiel.rulesets.bolt_action.game import record
 from kriegsspiel.rulesets.bolt_action.game.firing import weapons_fired
 from kriegsspiel.rulesets.bolt_action.game.record_events import as_written_in
 from kriegsspiel.rulesets.bolt_action.shooting import Group, Situation, plan_shot
-from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally, damage_roll_json
 
 UNITS = [SimpleNamespace(name="Mortar team", side=0), SimpleNamespace(name="Opel Blitz", side=1)]
 
 
-def _at_vehicle(weapons: list[dict[str, Any]], rolls: list[dict[str, Any]]) -> Event:
+def _at_vehicle(
+    weapons: list[dict[str, Any]], rolls: list[dict[str, Any]], *, knocked_out: bool = False
+) -> Event:
     return Event(
         "shoot",
         {
@@ -35,7 +37,7 @@ def _at_vehicle(weapons: list[dict[str, Any]], rolls: list[dict[str, Any]]) -> E
             "shots": sum(w["shots"] for w in weapons),
             "weapons": weapons,
             "damage_rolls": rolls,
-            "knocked_out": False,
+            "knocked_out": knocked_out,
             "immobilised": False,
             "stunned": False,
             "on_fire": False,
@@ -201,3 +203,47 @@ def test_a_format_8_record_without_the_pens_parts_replays(tmp_path: Path) -> Non
     assert as_written_in(row, 9) == row
     troops = {"event": "shoot", "weapons": [part], "hits": 3, "casualties": 1}
     assert as_written_in(troops, 8) == troops  # (at troops, format 2 on has a roll of hits)
+
+
+def test_shots_at_a_vehicle_after_it_was_knocked_out_are_said_not_rolled() -> None:
+    """Probe accounts, finding 3: "2 shots ... : 1 hit ... -> knocked out" showed one to-hit
+    die. The game rolls shot by shot and stops at a wreck; the account says so, as it does
+    for hits ("(1 shot not rolled: it was out)"), with the hits too where both were left."""
+    schwere = {"weapon": "Schwerefeld Projektor", "shots": 2, "hits": 1, "needs": 4,
+               "hit_dice": [5]}  # fmt: skip
+    out = _roll("Schwerefeld Projektor", 5, [("pen", 4)]) | {
+        "damage": "full", "results": [{"roll": 6, "score": 6, "result": "knocked out"}]
+    }  # fmt: skip
+    event = _at_vehicle([schwere], [out], knocked_out=True)
+    first, dice = str(describe(event, UNITS)).split("\n")
+    assert first.endswith("-> knocked out (1 shot not rolled: it was out)")
+    assert dice == "      dice: to hit 4+: 5 (1 hit)"
+    # a 7+'s second die is no shot of its own; hits of the same shot after the knock-out too
+    twice = schwere | {"needs": [6, 4], "shots": 3, "hits": 3, "hit_dice": [6, 5, 2]}
+    event = _at_vehicle([twice], [out], knocked_out=True)
+    first = str(describe(event, UNITS)).split("\n")[0]
+    assert first.endswith("-> knocked out (its other 2 hits and 1 shot not rolled: it was out)")
+    # every shot rolled, or the vehicle still running: nothing to say
+    event = _at_vehicle([schwere | {"hit_dice": [5, 2]}], [out], knocked_out=True)
+    assert "not rolled" not in str(describe(event, UNITS))
+    assert "not rolled" not in str(describe(_at_vehicle([schwere], [out]), UNITS))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_knocked_out_vehicles_unrolled_shots_are_those_the_game_did_not_roll(seed: int) -> None:
+    """Six heavy AT gun shots at a light tank: where it is knocked out before the last,
+    the to-hit dice are fewer than the shots, and the account counts the rest."""
+    rules = rules_for("bolt-action-1")
+    gun = plan_shot(rules, rules.weapon("Heavy AT gun"), rules.target("light tank"),
+                    Situation(range_inches=20))[0]  # fmt: skip
+    tally = Tally()
+    state = attack_vehicle(RandomDice(seed), [Group(gun, 6)], tally)
+    (part,) = weapons_fired([Group(gun, 6)], tally)
+    rows = [damage_roll_json(r) for r in tally.damage_rolls]
+    event = _at_vehicle([part], rows, knocked_out=state.knocked_out)
+    left = 6 - len(part["hit_dice"])  # (one die a shot: no 7+ at 20")
+    told = str(describe(event, UNITS))
+    if left:
+        assert state.knocked_out and f"({left} shot" in told and "not rolled: it was out" in told
+    else:
+        assert "shot not rolled" not in told and "shots not rolled" not in told

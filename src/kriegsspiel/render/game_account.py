@@ -74,9 +74,33 @@ def vehicle_hit(data: dict[str, Any], words: HitWords | None = None) -> str:
         whose = ", ".join(f"{counted(w['hits'], 'hit')} of {w['weapon']}" for w in none)
         said += f"; no damage roll for {whose}"
     said += f" -> {vehicle_damage(data)}"
-    if out:
-        said += f" (its other {counted(out, 'hit')} not rolled: it was out)"
-    return said
+    return said + not_rolled(out, shots_not_rolled(data))
+
+
+def not_rolled(hits: int, shots: int) -> str:
+    """ " (its other 2 hits and 1 shot not rolled: it was out)": what of an attack on a
+    vehicle was not rolled because it was knocked out first ("" for nothing)."""
+    told = [f"its other {counted(hits, 'hit')}"] if hits else []
+    told += [counted(shots, "shot")] if shots else []
+    return f" ({' and '.join(told)} not rolled: it was out)" if told else ""
+
+
+def shots_not_rolled(data: dict[str, Any]) -> int:
+    """How many of an attack's shots at a vehicle rolled no to-hit die because it was
+    knocked out before them (the game rolls shot by shot, and stops at a wreck: the
+    vehicle's damage or the On fire check of an earlier shot): the shots less the rolls
+    its to-hit dice make (0 for a vehicle not knocked out, sure hits, or a record without
+    its dice)."""
+    fired = data.get("weapons")
+    if not data.get("knocked_out") or not isinstance(fired, list):
+        return 0
+    unrolled = 0
+    for w in fired:
+        if "needs" not in w or not isinstance(w.get("hit_dice"), (list, tuple)):
+            continue
+        needs = w["needs"] if isinstance(w["needs"], list) else [w["needs"]]
+        unrolled += max(0, w["shots"] - len(hit_rolls(w["hit_dice"], needs)))
+    return unrolled
 
 
 def unrolled(
@@ -953,9 +977,8 @@ def account_from(
         if burnt:
             burning = event
         elif event.kind == "on fire check" and not event.data["passed"] and burning is not None:
-            out = hits_not_rolled(burning.data)
-            if out and line is not None:  # (told here, after the check that put it out)
-                line += f" (its other {counted(out, 'hit')} not rolled: it was out)"
+            if line is not None:  # (told here, after the check that put it out)
+                line += not_rolled(hits_not_rolled(burning.data), shots_not_rolled(burning.data))
             burning = None
         if event.kind == "destroyed":
             fallen.add(event.data.get("unit"))
