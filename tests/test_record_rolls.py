@@ -491,3 +491,22 @@ def test_a_rally_tells_its_dice_and_a_format_6_record_without_them_replays(
     assert result.reproduced and result.finished and result.older_format == 6
     (note,) = result.notes()
     assert "'kriegsspiel-record/6'" in note and "a Rally's dice as rolled" in note
+
+
+def test_an_older_records_note_marks_what_the_account_tells_from_the_re_run(
+    tmp_path: Path,
+) -> None:
+    """Probe accounts, finding 4: a format-8 record's replay said it lacked a fight's dice
+    and a pen's parts, then its account told both, unmarked (the replay's re-run rolls
+    them). The closing note now says such lines are told from the re-run, not checked."""
+    path = tmp_path / "old.jsonl"
+    path.write_text(older_format(record_text(), 8), encoding="utf-8")
+    done = run_cli("replay", str(path), "--account", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "      dice: " in done.stdout  # (the re-run's dice, which the record lacks)
+    note = done.stdout[done.stdout.index("older format") :]
+    assert "written without each close quarters round's dice" in note
+    assert "told from the replay's re-run, not checked against the record" in note
+    # a record of this format has them all: no such note
+    path.write_text(record_text(), encoding="utf-8")
+    assert not record.replay(path).notes()
