@@ -457,8 +457,12 @@ def fight_dice(r: dict[str, Any]) -> str:
     """A round of close quarters' dice on a line after it (format 9 on), each side's told
     as a shot's are (:func:`shot_dice`): "dice: attackers to damage 4+: 6 5 3 1 (2
     casualties); defenders to hit 7+: 6/4 3 2 (1 hit); to damage 4+: 5 (1 casualty)". A
-    side that struck no blow is left out; "" for a round without its dice."""
-    told: list[str] = []
+    side that struck no blow is left out. Where one side fired point-blank and the other
+    fought hand-to-hand (Konflikt '47), the fire came first (docs/rules, "Close
+    quarters"): that side is told first, and says so; a side with more dice than models
+    says why (assault weapons strike twice). "" for a round without its dice."""
+    told: dict[str, str] = {}
+    fired: list[str] = []  # the sides whose dice began with point-blank fire's to-hit
     for side, enemy in (("attackers", "defenders"), ("defenders", "attackers")):
         rolls = r.get(f"{side}_dice")
         if not isinstance(rolls, list) or not rolls:
@@ -466,15 +470,25 @@ def fight_dice(r: dict[str, Any]) -> str:
         said: list[str] = []
         *to_hit, damage = rolls
         if to_hit:  # (point-blank fire: to hit first; a 7+'s 6 with its second die)
+            fired.append(side)
             needs = [roll["needs"] for roll in to_hit]
             score = needs_score({"needs": needs if len(needs) > 1 else needs[0]}).split(" (")[0]
             hits = counted(len(damage["dice"]), "hit")
             said.append(f"to hit {score}: {dice_text(staged_rolls(to_hit))} ({hits})")
         if damage["dice"]:
             said.append(damage_told(damage["dice"], damage["needs"], r[f"{enemy}_lost"]))
+            if not to_hit and len(damage["dice"]) > r[side]:  # (hand-to-hand)
+                many = f", {len(damage['dice'])} dice from {counted(r[side], 'model')} (assault"
+                said[-1] = said[-1].replace(":", f"{many} weapons strike twice):", 1)
         if said:
-            told.append(f"{side} {'; '.join(said)}")
-    return dice_line(told, indent=8)
+            told[side] = "; ".join(said)
+    if len(told) == 2 and len(fired) == 1:  # (the fire first, then hand-to-hand)
+        first, then = fired[0], next(side for side in told if side != fired[0])
+        return dice_line(
+            [f"{first} first, point-blank fire: {told[first]}", f"then {then} {told[then]}"],
+            indent=8,
+        )
+    return dice_line([f"{side} {said}" for side, said in told.items()], indent=8)
 
 
 def staged_rolls(stages: Sequence[dict[str, Any]]) -> list[tuple[int, ...]]:
