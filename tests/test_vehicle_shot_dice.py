@@ -247,3 +247,30 @@ def test_a_knocked_out_vehicles_unrolled_shots_are_those_the_game_did_not_roll(s
         assert state.knocked_out and f"({left} shot" in told and "not rolled: it was out" in told
     else:
         assert "shot not rolled" not in told and "shots not rolled" not in told
+
+
+def test_a_damage_results_roll_tells_each_modifier_apart() -> None:
+    """Probe accounts, finding 6: "result 1-2" for an open-topped half-track's superficial
+    hit by a barrage (D6-3, and +1 for indirect fire at an open top: sheet 002) read as the
+    table's range "1 to 2". Each modifier is told apart, as a massive hit's +1 was."""
+    from kriegsspiel.rulesets.bolt_action.shooting import hit_words
+
+    words = hit_words(rules_for("bolt-action-1"))
+
+    def told(damage: str, results: list[tuple[int, int, str]]) -> str:
+        roll = _roll("Heavy howitzer", 2, [("HE (3D6) pen", 4), ("top armour", 1)]) | {
+            "damage_value": 7, "damage": damage,
+            "results": [{"roll": d, "score": s, "result": r} for d, s, r in results],
+        }  # fmt: skip
+        part = {"weapon": "Heavy howitzer", "shots": 1, "hits": 1, "hit_dice": []}
+        return str(describe(_at_vehicle([part], [roll]), UNITS, words=words)).split("\n")[0]
+
+    assert "superficial (result 1-3+1: crew stunned)" in told(
+        "superficial", [(1, -1, "crew stunned")]
+    )
+    assert "superficial (result 5-3: immobilised)" in told("superficial", [(5, 2, "immobilised")])
+    assert "full (result 3+1: knocked out)" in told("full", [(3, 4, "knocked out")])
+    assert "full (result 5: immobilised)" in told("full", [(5, 5, "immobilised")])
+    assert "(results 3+1: knocked out, 2+1: on fire)" in told(
+        "massive", [(3, 4, "knocked out"), (2, 3, "on fire")]
+    )

@@ -295,12 +295,15 @@ def _each(fired: list[dict[str, Any]], count: str) -> str:
     )
 
 
-def _score(result: dict[str, Any]) -> str:
-    """A roll on the damage results table: "4", "2-3" (rolled 2, the table read at -1)."""
+def _score(result: dict[str, Any], damage: int = 0) -> str:
+    """A roll on the damage results table, its die and then each modifier: "4"; "2-3" (a
+    superficial hit's D6-3, ``damage`` its -3); "1-3+1" (and an open-topped vehicle's +1
+    under indirect fire); "3+1" (a full or massive hit's D6, and the +1)."""
     die, score = result["roll"], result["score"]
     if die is None or die == score:
         return str(score)
-    return f"{die}{score - die:+d}"
+    parts = [m for m in (damage, score - die - damage) if m]
+    return f"{die}{''.join(f'{m:+d}' for m in parts)}"
 
 
 #: the most damage rolls a line tells one by one (the rest are counted)
@@ -330,7 +333,9 @@ def damage_rolls(
     named: object = None  # the weapon whose rolls are being told
     for i, r in enumerate(shown):
         line = f"{r['roll']}{r['pen']:+d}={r['roll'] + r['pen']} {r['damage']}"
-        results = ", ".join(f"{_score(x)}: {x['result']}" for x in r["results"])
+        table = words.rules.data.damage_results  # (the level's dice: D6-3, D6)
+        level = DiceExpr(table.superficial if r["damage"] == "superficial" else table.full)
+        results = ", ".join(f"{_score(x, level.constant)}: {x['result']}" for x in r["results"])
         many = "s" if len(r["results"]) > 1 else ""
         line += f" (result{many} {results})" if results else ""
         if by_weapon and r.get("weapon") != named:
