@@ -142,18 +142,19 @@ def test_the_account_tells_a_roll_of_hits_at_a_vehicle_and_the_pens_parts() -> N
               "per_hit": "D6", "hit_dice": [5], "per_hit_dice": [4]}  # fmt: skip
     rolls = [_roll("Medium mortar", d, [("HE (D6) pen", 2)]) for d in (6, 5, 3, 1)]
     told = str(describe(_at_vehicle([mortar], rolls), UNITS))
-    first, dice = told.split("\n")
-    assert "damage rolls v 10: 6+2=8 none" in first  # (an HE shell's pen is its own: no parts)
+    first, rolled, dice = told.split("\n")
+    assert first.endswith(": 4 hits -> no damage, 1 pin")  # (its damage rolls on their own line)
+    assert rolled.startswith("      damage rolls v 10: 6+2=8 none")  # (an HE shell's own pen)
     assert dice == "      dice: to hit 2+: 5 (1 hit x D6: 4 = 4 hits)"
     schwere = {"weapon": "Schwerefeld Projektor", "shots": 2, "hits": 2, "needs": 4,
                "hit_dice": [6, 5]}  # fmt: skip
     parts = [("pen", 4), ("side armour", 1), ("long range", -1), ("gravity pulse", 2)]
     rolls = [_roll("Schwerefeld Projektor", d, parts) for d in (3, 4)]
-    first = str(describe(_at_vehicle([schwere], rolls), UNITS)).split("\n")[0]
-    assert (
-        ": 2 hits; damage rolls v 10 (pen +4, side armour +1, long range -1, gravity pulse "
-        "+2): 3+6=9 none, 4+6=10 none -> "
-    ) in first
+    rolled = str(describe(_at_vehicle([schwere], rolls), UNITS)).split("\n")[1]
+    assert rolled == (
+        "      damage rolls v 10 (pen +4, side armour +1, long range -1, gravity pulse "
+        "+2): 3+6=9 none, 4+6=10 none"
+    )
 
 
 def test_the_account_tells_each_weapons_pen_by_its_short_name() -> None:
@@ -168,14 +169,14 @@ def test_the_account_tells_each_weapons_pen_by_its_short_name() -> None:
         _roll("Heavy machine gun (HMG)", 2, [("pen", 1), ("long range", -1)]),
         _roll("Rifle", 6, [("small arms", 0)]),
     ]
-    first = str(describe(_at_vehicle([at, hmg, mg], rolls), UNITS)).split("\n")[0]
+    first = str(describe(_at_vehicle([at, hmg, mg], rolls), UNITS)).split("\n")[1]
     assert (
         "damage rolls v 10 (Medium AT gun: pen +5, side armour +1; HMG: pen +1, long range "
         "-1): Medium AT gun 4+6=10 none, Heavy machine gun (HMG) 2+0=2 none"
     ) in first
     # a record without the parts (before format 9) tells the rolls as before
     bare = [{k: v for k, v in r.items() if k != "pen_parts"} for r in rolls]
-    first = str(describe(_at_vehicle([at, hmg, mg], bare), UNITS)).split("\n")[0]
+    first = str(describe(_at_vehicle([at, hmg, mg], bare), UNITS)).split("\n")[1]
     assert "damage rolls v 10: Medium AT gun 4+6=10 none" in first
 
 
@@ -215,7 +216,7 @@ def test_shots_at_a_vehicle_after_it_was_knocked_out_are_said_not_rolled() -> No
         "damage": "full", "results": [{"roll": 6, "score": 6, "result": "knocked out"}]
     }  # fmt: skip
     event = _at_vehicle([schwere], [out], knocked_out=True)
-    first, dice = str(describe(event, UNITS)).split("\n")
+    first, _, dice = str(describe(event, UNITS)).split("\n")
     assert first.endswith("-> knocked out (1 shot not rolled: it was out)")
     assert dice == "      dice: to hit 4+: 5 (1 hit)"
     # a 7+'s second die is no shot of its own; hits of the same shot after the knock-out too
@@ -263,7 +264,7 @@ def test_a_damage_results_roll_tells_each_modifier_apart() -> None:
             "results": [{"roll": d, "score": s, "result": r} for d, s, r in results],
         }  # fmt: skip
         part = {"weapon": "Heavy howitzer", "shots": 1, "hits": 1, "hit_dice": []}
-        return str(describe(_at_vehicle([part], [roll]), UNITS, words=words)).split("\n")[0]
+        return str(describe(_at_vehicle([part], [roll]), UNITS, words=words)).split("\n")[1]
 
     assert "superficial (result 1-3+1: crew stunned)" in told(
         "superficial", [(1, -1, "crew stunned")]

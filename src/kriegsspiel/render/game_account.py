@@ -47,10 +47,11 @@ def vehicle_damage(data: dict[str, Any]) -> str:
 def vehicle_hit(data: dict[str, Any], words: HitWords | None = None) -> str:
     """What shots (or an aircraft's or a shell's hits) did to a vehicle: the hits, by
     weapon where more than one weapon hit, as a shot at troops tells them ("0 hits -> no
-    damage, 0 pins"; "4 hits (Heavy AT gun 1, MMG 3); damage roll v 9: Heavy AT gun
-    4+5=9 none; no damage roll for 3 hits of MMG -> ..."), which hits had a damage roll
-    and which none (small arms at armour, a Shockwave's set result: :func:`unrolled`),
-    then the damage (the damage alone for a record that has no hits by weapon)."""
+    damage, 0 pins"; "4 hits (Heavy AT gun 1, MMG 3) -> ..."), then the damage, and on a
+    line of its own, as the dice are, the damage rolls and which hits had none (small
+    arms at armour, a Shockwave's set result: :func:`unrolled`): "damage roll v 9: Heavy
+    AT gun 4+5=9 none; no damage roll for 3 hits of MMG" (the rolls and the damage alone,
+    on one line, for a record that has no hits by weapon)."""
     fired = data.get("weapons")
     if not isinstance(fired, list) or not all(isinstance(w.get("hits"), int) for w in fired):
         return f"{damage_rolls(data, words=words)}{vehicle_damage(data)}"
@@ -65,16 +66,18 @@ def vehicle_hit(data: dict[str, Any], words: HitWords | None = None) -> str:
     rolls = data.get("damage_rolls")
     rolls = rolls if isinstance(rolls, list) else None
     told = damage_rolls(data, by_weapon=len(scored) > 1, words=words).removesuffix(" -> ")
-    if told:
-        said += f"; {told}"
+    rolled = [told] if told else []  # (the damage rolls' own line, as the dice have theirs)
     none, out = unrolled(scored, rolls, knocked_out=bool(data.get("knocked_out")))
     if none and len(fired) == 1:
         said += ", none with a damage roll"
     elif none:
         whose = ", ".join(f"{counted(w['hits'], 'hit')} of {w['weapon']}" for w in none)
-        said += f"; no damage roll for {whose}"
-    said += f" -> {vehicle_damage(data)}"
-    return said + not_rolled(out, shots_not_rolled(data))
+        if rolled:
+            rolled.append(f"no damage roll for {whose}")
+        else:
+            said += f"; no damage roll for {whose}"
+    said += f" -> {vehicle_damage(data)}" + not_rolled(out, shots_not_rolled(data))
+    return said + (f"\n      {'; '.join(rolled)}" if rolled else "")
 
 
 def not_rolled(hits: int, shots: int) -> str:
