@@ -274,7 +274,7 @@ def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
     enemy = "Side " + "AB"[1 - barrage.data["side"]]
     assert told[at + 1] == (
         f'    fire for effect: every unit within {fire.data["radius"]}" of '
-        f'({inches(x)}", {inches(y)}"), where {enemy} left the target point'
+        f'({inches(x)}", {inches(y)}"), where {enemy} put the target point'
     )
 
 
@@ -285,12 +285,12 @@ def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
         (
             "miscalculation",
             0,
-            'every unit within 8" of (53.7", 33.2"), where Side B left the target point',
+            'every unit within 8" of (53.7", 33.2"), where Side B put the target point',
         ),
         (
             "miscalculation",
             1,
-            'every unit within 8" of (53.7", 33.2"), where Side A left the target point',
+            'every unit within 8" of (53.7", 33.2"), where Side A put the target point',
         ),
     ],
 )
@@ -847,3 +847,28 @@ def test_an_air_strikes_pins_dice_are_not_told_where_the_record_cannot_say_them(
         words = Words(Rules(data.model_copy(update={"air_strike": chart})))
         told = air_strike_dice({"pins": took}, words, "air strike pins")  # type: ignore[arg-type]
         assert told == (f"\n      dice: pins {pins}: {said}" if said else ""), pins
+
+
+def test_a_roll_of_hits_that_came_to_none_and_an_empty_barrage_are_told_plainly() -> None:
+    """Probe accounts, finding 8: a roll of hits that came to 0 was "1 shot on target" on
+    the shot's line but "1 hit" on its dice line; a miscalculated barrage read "where Side B
+    left the target point" (moved it, or kept it?) and, falling on no unit, ended with
+    nothing to say so."""
+    mortar = {"weapon": "Medium mortar", "shots": 1, "hits": 0, "needs": 2, "hit_dice": [2],
+              "struck": 1, "per_hit": "D6 halved", "per_hit_dice": [1], "damage_dice": [],
+              "damage_needs": 4}  # fmt: skip
+    shot = Event("shoot", {"unit": 0, "target": 1, "shots": 1, "hits": 0, "casualties": 0,
+                           "pins": 1, "weapons": [mortar]})  # fmt: skip
+    first, dice = str(describe(shot, UNITS)).split("\n")
+    assert "1 shot on target x D6 halved = 0 hits" in first
+    assert dice == "      dice: to hit 2+: 2 (1 shot on target x D6 halved: 1 = 0 hits)"
+    barrage = Event("barrage", {"turn": 1, "side": 0, "roll": 1, "effect": "miscalculation"})
+    fire = Event("fire for effect", {"turn": 1, "at": [10.8, 18.5], "radius": 9})
+    lines, _ = account_from([barrage, fire], UNITS, 1)
+    assert lines[1] == (
+        '    fire for effect: every unit within 9" of (10.8", 18.5"), where Side B put the '
+        "target point: no unit within it"
+    )
+    pinned = Event("barrage pins", {"turn": 1, "unit": 1, "roll": 3, "pins": 2})
+    lines, _ = account_from([barrage, fire, pinned], UNITS, 1)
+    assert lines[1].endswith("where Side B put the target point")

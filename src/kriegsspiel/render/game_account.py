@@ -414,7 +414,9 @@ def shot_dice(data: dict[str, Any]) -> str:
     for w in fired:
         rolled = ""
         if w.get("per_hit_dice"):  # (a roll of hits: HE, a flamethrower, an aircraft)
-            struck = counted(len(w["per_hit_dice"]), "hit")
+            # (as the shot's line names them: "1 shot on target" where they came to none)
+            struck = counted(len(w["per_hit_dice"]), "hit" if w["hits"] else "shot")
+            struck += "" if w["hits"] else " on target"
             rolls = " ".join(str(r) for r in w["per_hit_dice"])
             rolled = f"{struck} x {w['per_hit']}: {rolls} = {counted(w['hits'], 'hit')}"
         if "needs" in w:
@@ -720,7 +722,7 @@ def describe(
             # onto the caller's nearest unit within reach, else away from its own, or
             # leaves it (the events do not say which)
             enemy = SIDES[1 - before.data["side"]]
-            told = f"{near} {_at(d['at'])}, where {enemy} left the target point"
+            told = f"{near} {_at(d['at'])}, where {enemy} put the target point"
             return told + barrage_dice(d, words)
         return f"{near} the target point {_at(d['at'])}{barrage_dice(d, words)}"
     if kind in ("barrage pins", "air strike pins"):
@@ -996,6 +998,9 @@ def account_from(
             event, units, before, rally=rally, words=words, fallen=fallen, burnt=burnt,
             out_after=out_after,
         )  # fmt: skip
+        if event.kind == "fire for effect" and line is not None and not caught(events, i):
+            head, *dice = line.split("\n", 1)  # (a barrage that fell on no one says so)
+            line = "\n".join([f"{head}: no unit within it", *dice])
         if burnt:
             burning = event
         elif event.kind == "on fire check" and not event.data["passed"] and burning is not None:
@@ -1039,6 +1044,13 @@ def account_from(
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines[cut:] if told < len(events) else [], turn
+
+
+def caught(events: Sequence[Event], at: int) -> bool:
+    """Whether the fire for effect ``events[at]`` caught any unit: each it caught is told
+    just after it (its pins or its hit)."""
+    after = events[at + 1] if at + 1 < len(events) else None
+    return after is not None and after.kind in ("barrage pins", "barrage hit")
 
 
 def panic_line(d: dict[str, Any], unit: str, away_from: str, before: Event | None) -> str:
