@@ -160,7 +160,7 @@ def test_the_account_tells_each_rounds_dice_after_it() -> None:
     """Each round's dice follow it on a line of their own, each side's as a shot's are
     told: to hit (a 7+'s 6 with its second die), then to damage, high to low; blows that
     scored more than the models left say how many counted; a side that struck no blow
-    is left out."""
+    is left out. Point-blank fire against hand-to-hand came first, and is told first."""
     rounds = [
         {"attackers": 6, "defenders": 3, "attackers_lost": 1, "defenders_lost": 2,
          "attackers_dice": [{"needs": 4, "dice": [2, 5, 1, 6, 3, 3]}],
@@ -174,8 +174,8 @@ def test_the_account_tells_each_rounds_dice_after_it() -> None:
     assert str(describe(fight, UNITS)).split("\n")[1:5] == [
         "      round 1: attackers 6 lose 1, defenders 3 lose 2; defenders' morale check: "
         "needs 9 or less on 2D6, rolled 6 -> passed, the fight goes on",
-        "        dice: attackers to damage 4+: 6 5 3 3 2 1 (2 casualties); defenders to hit 7+: "
-        "6/4 6/1 2 (1 hit); to damage 5+: 5 (1 casualty)",
+        "        dice: defenders first, point-blank fire: to hit 7+: 6/4 6/1 2 (1 hit); to damage "
+        "5+: 5 (1 casualty); then attackers to damage 4+: 6 5 3 3 2 1 (2 casualties)",
         "      round 2: attackers 5 lose 0, defenders 1 lose 1",
         "        dice: attackers to damage 4+: 6 5 4 2 1 (3 scored: 1 casualty, all it had)",
     ]
@@ -183,6 +183,43 @@ def test_the_account_tells_each_rounds_dice_after_it() -> None:
     bare = [{k: v for k, v in r.items() if not k.endswith("_dice")} for r in rounds]
     bare_fight = _fight(bare, attacker_wins=True, attackers_left=5, defenders_left=0)
     assert "dice:" not in str(describe(bare_fight, UNITS))
+
+
+def test_point_blank_fire_before_hand_to_hand_is_told_first() -> None:
+    """Probe accounts, finding 5 (seed 17, turn 3): the defenders' point-blank fire came
+    before the attackers' hand-to-hand (sheet 001's step 5a before 5c), but the dice line
+    told the attackers first, the lone defender killed "with all it had" and then firing.
+    The fire is told first and says so; both sides firing (at once) or both hand-to-hand
+    are told attackers first, as before."""
+    probe = {"attackers": 2, "defenders": 1, "attackers_lost": 0, "defenders_lost": 1,
+             "attackers_dice": [{"needs": 4, "dice": [6, 6]}],
+             "defenders_dice": [{"needs": 4, "dice": [4]}, {"needs": 4, "dice": [1]}]}  # fmt: skip
+    fight = _fight([probe], attacker_wins=True, attackers_left=2, defenders_left=0)
+    assert str(describe(fight, UNITS)).split("\n")[2] == (
+        "        dice: defenders first, point-blank fire: to hit 4+: 4 (1 hit); to damage 4+: 1 "
+        "(0 casualties); then attackers to damage 4+: 6 6 (2 scored: 1 casualty, all it had)"
+    )
+    both = probe | {"attackers_dice": [{"needs": 4, "dice": [5, 6]}, {"needs": 4, "dice": [6, 6]}]}
+    told = str(describe(_fight([both], attacker_wins=True, attackers_left=2, defenders_left=0),
+                        UNITS)).split("\n")[2]  # fmt: skip
+    assert (
+        told.startswith("        dice: attackers to hit 4+: 6 5 (2 hits); ") and "first" not in told
+    )
+
+
+def test_more_hand_to_hand_dice_than_models_say_assault_weapons_strike_twice() -> None:
+    """Probe accounts, finding 5 (Bolt Action, seed 52, turn 6): 4 attackers rolled 7 dice,
+    rightly (docs/rules: two attacks with an assault weapon), but the line did not say why.
+    It says so where a side rolls more dice than it has models, and not otherwise."""
+    r = {"attackers": 4, "defenders": 6, "attackers_lost": 2, "defenders_lost": 2,
+         "attackers_dice": [{"needs": 4, "dice": [2, 3, 6, 3, 5, 2, 3]}],
+         "defenders_dice": [{"needs": 5, "dice": [5, 4, 2, 1]}]}  # fmt: skip
+    told = str(describe(_fight([r], attacker_wins=True, attackers_left=2, defenders_left=0),
+                        UNITS)).split("\n")[2]  # fmt: skip
+    assert told == (
+        "        dice: attackers to damage 4+, 7 dice from 4 models (assault weapons strike "
+        "twice): 6 5 3 3 3 2 2 (2 casualties); defenders to damage 5+: 5 4 2 1 (2 casualties)"
+    )
 
 
 def test_a_format_8_record_without_the_fights_dice_replays(tmp_path: Path) -> None:
@@ -202,7 +239,7 @@ def test_a_format_8_record_without_the_fights_dice_replays(tmp_path: Path) -> No
     assert "'kriegsspiel-record/8'" in note and "each close quarters round's dice" in note
     done = run_cli("replay", str(path), "--account", timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "\n        dice: attackers to damage " in done.stdout
+    assert "\n        dice: " in done.stdout  # (a round's dice: indented under it)
     round_ = {"attackers": 2, "defenders": 1, "attackers_lost": 0, "defenders_lost": 1,
               "attackers_dice": [{"needs": 4, "dice": [5, 1]}], "defenders_dice": []}  # fmt: skip
     row = {"event": "close quarters", "rounds": [round_]}

@@ -103,14 +103,12 @@ def test_an_air_strike_that_immobilises_a_tank_says_so(
     lines = result.output.splitlines()
     at = lines.index("    a Fighter-bomber attacks M4 Sherman [A]: +2 pins")
     assert re.fullmatch(r"      dice: [23] \(2-3: Fighter-bomber\)", lines[at + 1])
-    told = lines[at + 2]
+    told, rolled = lines[at + 2], lines[at + 3]
     # (the aircraft's hits are told: each made a damage roll, its pen the chart's and the
-    # top armour's)
-    assert re.match(
-        r"    M4 Sherman \[A\]: \d+ hits; damage rolls v 9 \(pen \+2, top armour \+1\): ", told
-    ), told
-    assert told.endswith(" -> immobilised, 1 pin"), told
-    assert "superficial (result 5-3: immobilised)" in told  # the roll that did it
+    # top armour's, on a line of their own)
+    assert re.fullmatch(r"    M4 Sherman \[A\]: \d+ hits -> immobilised, 1 pin", told), told
+    assert rolled.startswith("      damage rolls v 9 (pen +2, top armour +1): "), rolled
+    assert "superficial (result 5-3: immobilised)" in rolled  # the roll that did it
     assert "survives" not in result.output
 
 
@@ -276,7 +274,7 @@ def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
     enemy = "Side " + "AB"[1 - barrage.data["side"]]
     assert told[at + 1] == (
         f'    fire for effect: every unit within {fire.data["radius"]}" of '
-        f'({inches(x)}", {inches(y)}"), where {enemy} left the target point'
+        f'({inches(x)}", {inches(y)}"), where {enemy} put the target point'
     )
 
 
@@ -287,12 +285,12 @@ def test_a_barrage_tells_where_its_fire_for_effect_comes_down() -> None:
         (
             "miscalculation",
             0,
-            'every unit within 8" of (53.7", 33.2"), where Side B left the target point',
+            'every unit within 8" of (53.7", 33.2"), where Side B put the target point',
         ),
         (
             "miscalculation",
             1,
-            'every unit within 8" of (53.7", 33.2"), where Side A left the target point',
+            'every unit within 8" of (53.7", 33.2"), where Side A put the target point',
         ),
     ],
 )
@@ -430,11 +428,10 @@ def test_an_aircrafts_pins_are_told_on_its_line_and_not_as_none_after() -> None:
     )
     told = describe(damage, game.units, aircraft)
     hits = sum(w["hits"] for w in damage.data["weapons"])
-    assert told is not None and told.startswith(
-        f"    M4 Sherman [A]: {hits} hits; damage rolls v 9 (pen +1, top armour +1): "
-    )
-    first, dice = told.split("\n")  # (format 9: the aircraft's roll of hits, as rolled)
-    assert first.endswith(" -> no damage"), told
+    assert told is not None
+    first, rolled, dice = told.split("\n")  # (format 9: the aircraft's roll of hits, as rolled)
+    assert rolled.startswith("      damage rolls v 9 (pen +1, top armour +1): "), told
+    assert first == f"    M4 Sherman [A]: {hits} hits -> no damage", told
     assert dice == f"      dice: 1 hit x 3D6: {hits} = {hits} hits"
     assert str(describe(damage, game.units)).split("\n")[0].endswith(" -> no damage, 0 pins")
 
@@ -511,9 +508,9 @@ def test_a_shot_at_a_vehicle_tells_its_hits_by_weapon_and_which_had_a_damage_rol
 
     mixed = shot([("Heavy AT gun", 1, 1), ("MMG", 8, 3)], [roll("Heavy AT gun", 3, 5)])
     assert describe(mixed, units) == (
-        "    9 shots (Heavy AT gun 1, MMG 8) at M4 Sherman [B]: 4 hits (Heavy AT gun 1, MMG 3); "
-        "damage roll v 9: Heavy AT gun 3+5=8 none; no damage roll for 3 hits of MMG "
-        "-> no damage, 1 pin"
+        "    9 shots (Heavy AT gun 1, MMG 8) at M4 Sherman [B]: 4 hits (Heavy AT gun 1, MMG 3) "
+        "-> no damage, 1 pin\n"
+        "      damage roll v 9: Heavy AT gun 3+5=8 none; no damage roll for 3 hits of MMG"
     )
     short = shot(
         [("Medium AT gun", 1, 1), ("HMG", 3, 2)],
@@ -521,8 +518,9 @@ def test_a_shot_at_a_vehicle_tells_its_hits_by_weapon_and_which_had_a_damage_rol
     )
     assert describe(short, units) == (
         "    4 shots (Medium AT gun 1, HMG 3) at M4 Sherman [B]: 3 hits (Medium AT gun 1, "
-        "HMG 2); damage rolls v 9: Medium AT gun 4+5=9 superficial, HMG 2+0=2 none, 5+0=5 "
-        "none (at best 6+0=6: short of 9) -> no damage, 1 pin"
+        "HMG 2) -> no damage, 1 pin\n"
+        "      damage rolls v 9: Medium AT gun 4+5=9 superficial, HMG 2+0=2 none, 5+0=5 "
+        "none (at best 6+0=6: short of 9)"
     )
     alone = shot([("MMG", 4, 2)], [])
     assert describe(alone, units) == (
@@ -680,11 +678,11 @@ def test_a_vehicle_set_on_fire_is_knocked_out_by_its_check_told_after_it() -> No
     Knocked Out). The damage line ends "on fire"; the check's line knocks it out and
     says the hits after it were not rolled (the game rolls the check as the fire starts)."""
     lines, _ = account_from(ON_FIRE, UNITS, 1)
-    assert lines[0] == (
-        "    Sherman [A]: 8 hits; damage rolls v 9: 3+5=8 none, 4+5=9 superficial "
-        "(result 6-3: on fire) -> on fire"
-    )
-    assert lines[1] == (
+    assert lines[:2] == [
+        "    Sherman [A]: 8 hits -> on fire",
+        "      damage rolls v 9: 3+5=8 none, 4+5=9 superficial (result 6-3: on fire)",
+    ]
+    assert lines[2] == (
         "    Sherman [A] is on fire: its crew's morale check needs 3 or less on 2D6, "
         "rolled 8 -> failed: knocked out (its other 6 hits not rolled: it was out)"
     )
@@ -693,7 +691,7 @@ def test_a_vehicle_set_on_fire_is_knocked_out_by_its_check_told_after_it() -> No
     alive = Event("support damage", {**ON_FIRE[0].data, "knocked_out": False})
     lines, _ = account_from([alive, put_out], UNITS, 1)
     assert lines[0].endswith("-> on fire, 1 pin")
-    assert lines[1].endswith("rolled 2 -> passed: the fire is out; halted, Down")
+    assert lines[2].endswith("rolled 2 -> passed: the fire is out; halted, Down")
 
 
 def test_a_fire_put_out_halts_the_vehicle_and_its_die_goes_down() -> None:
@@ -733,7 +731,7 @@ def test_a_fire_put_out_halts_the_vehicle_and_its_die_goes_down() -> None:
     later = Event("support damage", {**ON_FIRE[0].data, "knocked_out": True})  # (a later hit)
     put_out = Event("on fire check", {**ON_FIRE[1].data, "passed": True, "roll": 2})
     lines, _ = account_from([later, put_out], UNITS, 1)
-    assert lines[1].endswith("rolled 2 -> passed: the fire is out")
+    assert lines[2].endswith("rolled 2 -> passed: the fire is out")
 
 
 def test_a_burning_tanks_other_hits_are_not_rolled_after_its_failed_check() -> None:
@@ -764,12 +762,12 @@ def test_damage_rolls_that_all_fall_short_are_not_told_as_sixes() -> None:
             "stunned": False, "weapons": [{"weapon": "Fighter-bomber", "shots": 6, "hits": 6}],
             "damage_rolls": [roll] * 6}  # fmt: skip
     assert describe(Event("support damage", data), UNITS) == (
-        "    Sherman [A]: 6 hits; damage rolls v 9: 6 rolled, none reached 9 -> no damage, 0 pins"
+        "    Sherman [A]: 6 hits -> no damage, 0 pins\n      damage rolls v 9: 6 rolled, none reached 9"
     )
     hurt = {**roll, "roll": 6, "damage": "superficial", "results": []}
     data = {**data, "damage_rolls": [hurt] + [roll] * 5}
     told = describe(Event("support damage", data), UNITS)
-    assert told is not None and "6+3=9 superficial, 5 more, none reached 9 ->" in told
+    assert told is not None and told.endswith("6+3=9 superficial, 5 more, none reached 9")
 
 
 def test_a_game_ended_by_a_wipe_out_is_over_in_its_turn_not_after_it() -> None:
@@ -850,3 +848,28 @@ def test_an_air_strikes_pins_dice_are_not_told_where_the_record_cannot_say_them(
         words = Words(Rules(data.model_copy(update={"air_strike": chart})))
         told = air_strike_dice({"pins": took}, words, "air strike pins")  # type: ignore[arg-type]
         assert told == (f"\n      dice: pins {pins}: {said}" if said else ""), pins
+
+
+def test_a_roll_of_hits_that_came_to_none_and_an_empty_barrage_are_told_plainly() -> None:
+    """Probe accounts, finding 8: a roll of hits that came to 0 was "1 shot on target" on
+    the shot's line but "1 hit" on its dice line; a miscalculated barrage read "where Side B
+    left the target point" (moved it, or kept it?) and, falling on no unit, ended with
+    nothing to say so."""
+    mortar = {"weapon": "Medium mortar", "shots": 1, "hits": 0, "needs": 2, "hit_dice": [2],
+              "struck": 1, "per_hit": "D6 halved", "per_hit_dice": [1], "damage_dice": [],
+              "damage_needs": 4}  # fmt: skip
+    shot = Event("shoot", {"unit": 0, "target": 1, "shots": 1, "hits": 0, "casualties": 0,
+                           "pins": 1, "weapons": [mortar]})  # fmt: skip
+    first, dice = str(describe(shot, UNITS)).split("\n")
+    assert "1 shot on target x D6 halved = 0 hits" in first
+    assert dice == "      dice: to hit 2+: 2 (1 shot on target x D6 halved: 1 = 0 hits)"
+    barrage = Event("barrage", {"turn": 1, "side": 0, "roll": 1, "effect": "miscalculation"})
+    fire = Event("fire for effect", {"turn": 1, "at": [10.8, 18.5], "radius": 9})
+    lines, _ = account_from([barrage, fire], UNITS, 1)
+    assert lines[1] == (
+        '    fire for effect: every unit within 9" of (10.8", 18.5"), where Side B put the '
+        "target point: no unit within it"
+    )
+    pinned = Event("barrage pins", {"turn": 1, "unit": 1, "roll": 3, "pins": 2})
+    lines, _ = account_from([barrage, fire, pinned], UNITS, 1)
+    assert lines[1].endswith("where Side B put the target point")

@@ -2332,3 +2332,24 @@ def test_the_tactical_player_holds_an_ambush_that_could_do_nothing() -> None:
     out = io.StringIO()
     Console(file=out, width=200).print(shot_line(twin, twin.units[5], twin.units[17], moving=False))
     assert "to knock it out" in out.getvalue()
+
+
+def test_an_immobilised_vehicles_panic_says_it_cannot_move_not_that_no_enemy_is_in_sight() -> None:
+    """Probe finding 1: a FUBAR panic goes Down for either of two causes (sheet 001: no
+    enemy in sight; it can no longer move). An immobilised Sherman with a Panzer IV in
+    sight goes Down because it cannot move, and its record says so; with none in sight,
+    that is the cause it gives."""
+    game = new_game("bolt-action-1", 0)
+    game.table = Table(72, 48)
+    only(game, 8, 19)
+    sherman, panzer = game.units[8], game.units[19]
+    place(sherman, 36, 10, 0)
+    place(panzer, 36, 20, 180)
+    assert game.visible(sherman, panzer)
+    sherman.immobilised = True
+    panic(game, sherman)
+    assert sherman.order == "Down"
+    assert game.events[-1].data["result"] == "panic: cannot move (immobilised), goes Down"
+    panzer.destroyed = True
+    panic(game, sherman)
+    assert game.events[-1].data["result"] == "panic: no enemy in sight, goes Down"

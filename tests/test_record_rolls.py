@@ -225,7 +225,8 @@ def test_a_tallied_attack_on_a_vehicle_rolls_the_same_dice(seed: int) -> None:
 
 def test_the_account_tells_weapons_and_damage_rolls() -> None:
     """An attack's line names the weapons that fired and their shots (and hits by weapon),
-    a vehicle's damage rolls against its damage value, and stays one line."""
+    a vehicle's damage rolls against its damage value on a line of their own after it
+    (probe accounts, finding 7: such lines ran to 628 characters)."""
     units = games("bolt-action-1", "meeting-engagement")[0].units
     at_troops = Event("shoot", {"turn": 1, "unit": 0, "target": 1, "shots": 9, "hits": 3,
                                 "casualties": 1, "pins": 1,
@@ -243,12 +244,14 @@ def test_the_account_tells_weapons_and_damage_rolls() -> None:
                               "damage_rolls": rolls, "knocked_out": True, "immobilised": True,
                               "stunned": False, "on_fire": False})  # fmt: skip
     told = describe(at_tank, units)
-    assert told is not None and "\n" not in told
-    assert told.endswith(
-        ": 6 hits; damage rolls v 9: 6+6=12 massive (results 2: immobilised, 6: knocked out), "
-        "5 more, none reached 9 -> knocked out, immobilised"
+    assert told is not None
+    first, rolled = told.split("\n")
+    assert first.startswith("    6 shots (PIAT) at ")
+    assert first.endswith(": 6 hits -> knocked out, immobilised"), told
+    assert rolled == (
+        "      damage rolls v 9: 6+6=12 massive (results 2: immobilised, 6: knocked out), "
+        "5 more, none reached 9"
     ), told
-    assert told.startswith("    6 shots (PIAT) at ")
 
 
 def test_the_added_fields_are_checked_strictly() -> None:
@@ -439,8 +442,8 @@ def test_the_account_tells_what_each_weapon_needed() -> None:
     told = describe(Event("shoot", at_tank), [])
     assert told == (
         "    6 shots: 3 of HMG needing 4+ (pins -1), 3 of HMG needing 5+ (pins -1, long "
-        "range -1) at ?: 1 hit; damage roll v 9: 6+1=7 none (at best 6+1=7: short of 9) -> "
-        "no damage, 1 pin"
+        "range -1) at ?: 1 hit -> no damage, 1 pin\n"
+        "      damage roll v 9: 6+1=7 none (at best 6+1=7: short of 9)"
     ), told
 
 
@@ -492,3 +495,22 @@ def test_a_rally_tells_its_dice_and_a_format_6_record_without_them_replays(
     assert result.reproduced and result.finished and result.older_format == 6
     (note,) = result.notes()
     assert "'kriegsspiel-record/6'" in note and "a Rally's dice as rolled" in note
+
+
+def test_an_older_records_note_marks_what_the_account_tells_from_the_re_run(
+    tmp_path: Path,
+) -> None:
+    """Probe accounts, finding 4: a format-8 record's replay said it lacked a fight's dice
+    and a pen's parts, then its account told both, unmarked (the replay's re-run rolls
+    them). The closing note now says such lines are told from the re-run, not checked."""
+    path = tmp_path / "old.jsonl"
+    path.write_text(older_format(record_text(), 8), encoding="utf-8")
+    done = run_cli("replay", str(path), "--account", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "      dice: " in done.stdout  # (the re-run's dice, which the record lacks)
+    note = done.stdout[done.stdout.index("older format") :]
+    assert "written without each close quarters round's dice" in note
+    assert "told from the replay's re-run, not checked against the record" in note
+    # a record of this format has them all: no such note
+    path.write_text(record_text(), encoding="utf-8")
+    assert not record.replay(path).notes()

@@ -320,9 +320,9 @@ def test_an_aircrafts_hits_and_a_missed_shot_at_a_vehicle_are_told() -> None:
         },
     )
     assert describe(strike, units) == (
-        "    Panzer IV [B]: 10 hits; damage rolls v 9: 4+5=9 superficial (result 3-3: crew "
-        "stunned), 4+5=9 superficial (result 6-3: on fire) -> knocked out, stunned, on fire "
-        "(its other 8 hits not rolled: it was out)"
+        "    Panzer IV [B]: 10 hits -> knocked out, stunned, on fire (its other 8 hits not "
+        "rolled: it was out)\n      damage rolls v 9: 4+5=9 superficial (result 3-3: crew "
+        "stunned), 4+5=9 superficial (result 6-3: on fire)"
     )
     missed = Event(
         "shoot",

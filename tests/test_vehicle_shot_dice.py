@@ -22,12 +22,14 @@ from kriegsspiel.rulesets.bolt_action.game.firing import weapons_fired
 from kriegsspiel.rulesets.bolt_action.game.record_events import as_written_in
 from kriegsspiel.rulesets.bolt_action.shooting import plan_shot
 from kriegsspiel.rulesets.bolt_action.shot import Group, Situation
-from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally
+from kriegsspiel.rulesets.bolt_action.vehicle_damage import Tally, damage_roll_json
 
 UNITS = [SimpleNamespace(name="Mortar team", side=0), SimpleNamespace(name="Opel Blitz", side=1)]
 
 
-def _at_vehicle(weapons: list[dict[str, Any]], rolls: list[dict[str, Any]]) -> Event:
+def _at_vehicle(
+    weapons: list[dict[str, Any]], rolls: list[dict[str, Any]], *, knocked_out: bool = False
+) -> Event:
     return Event(
         "shoot",
         {
@@ -36,7 +38,7 @@ def _at_vehicle(weapons: list[dict[str, Any]], rolls: list[dict[str, Any]]) -> E
             "shots": sum(w["shots"] for w in weapons),
             "weapons": weapons,
             "damage_rolls": rolls,
-            "knocked_out": False,
+            "knocked_out": knocked_out,
             "immobilised": False,
             "stunned": False,
             "on_fire": False,
@@ -141,18 +143,19 @@ def test_the_account_tells_a_roll_of_hits_at_a_vehicle_and_the_pens_parts() -> N
               "per_hit": "D6", "hit_dice": [5], "per_hit_dice": [4]}  # fmt: skip
     rolls = [_roll("Medium mortar", d, [("HE (D6) pen", 2)]) for d in (6, 5, 3, 1)]
     told = str(describe(_at_vehicle([mortar], rolls), UNITS))
-    first, dice = told.split("\n")
-    assert "damage rolls v 10: 6+2=8 none" in first  # (an HE shell's pen is its own: no parts)
+    first, rolled, dice = told.split("\n")
+    assert first.endswith(": 4 hits -> no damage, 1 pin")  # (its damage rolls on their own line)
+    assert rolled.startswith("      damage rolls v 10: 6+2=8 none")  # (an HE shell's own pen)
     assert dice == "      dice: to hit 2+: 5 (1 hit x D6: 4 = 4 hits)"
     schwere = {"weapon": "Schwerefeld Projektor", "shots": 2, "hits": 2, "needs": 4,
                "hit_dice": [6, 5]}  # fmt: skip
     parts = [("pen", 4), ("side armour", 1), ("long range", -1), ("gravity pulse", 2)]
     rolls = [_roll("Schwerefeld Projektor", d, parts) for d in (3, 4)]
-    first = str(describe(_at_vehicle([schwere], rolls), UNITS)).split("\n")[0]
-    assert (
-        ": 2 hits; damage rolls v 10 (pen +4, side armour +1, long range -1, gravity pulse "
-        "+2): 3+6=9 none, 4+6=10 none -> "
-    ) in first
+    rolled = str(describe(_at_vehicle([schwere], rolls), UNITS)).split("\n")[1]
+    assert rolled == (
+        "      damage rolls v 10 (pen +4, side armour +1, long range -1, gravity pulse "
+        "+2): 3+6=9 none, 4+6=10 none"
+    )
 
 
 def test_the_account_tells_each_weapons_pen_by_its_short_name() -> None:
@@ -167,14 +170,14 @@ def test_the_account_tells_each_weapons_pen_by_its_short_name() -> None:
         _roll("Heavy machine gun (HMG)", 2, [("pen", 1), ("long range", -1)]),
         _roll("Rifle", 6, [("small arms", 0)]),
     ]
-    first = str(describe(_at_vehicle([at, hmg, mg], rolls), UNITS)).split("\n")[0]
+    first = str(describe(_at_vehicle([at, hmg, mg], rolls), UNITS)).split("\n")[1]
     assert (
         "damage rolls v 10 (Medium AT gun: pen +5, side armour +1; HMG: pen +1, long range "
         "-1): Medium AT gun 4+6=10 none, Heavy machine gun (HMG) 2+0=2 none"
     ) in first
     # a record without the parts (before format 9) tells the rolls as before
     bare = [{k: v for k, v in r.items() if k != "pen_parts"} for r in rolls]
-    first = str(describe(_at_vehicle([at, hmg, mg], bare), UNITS)).split("\n")[0]
+    first = str(describe(_at_vehicle([at, hmg, mg], bare), UNITS)).split("\n")[1]
     assert "damage rolls v 10: Medium AT gun 4+6=10 none" in first
 
 
@@ -202,3 +205,74 @@ def test_a_format_8_record_without_the_pens_parts_replays(tmp_path: Path) -> Non
     assert as_written_in(row, 9) == row
     troops = {"event": "shoot", "weapons": [part], "hits": 3, "casualties": 1}
     assert as_written_in(troops, 8) == troops  # (at troops, format 2 on has a roll of hits)
+
+
+def test_shots_at_a_vehicle_after_it_was_knocked_out_are_said_not_rolled() -> None:
+    """Probe accounts, finding 3: "2 shots ... : 1 hit ... -> knocked out" showed one to-hit
+    die. The game rolls shot by shot and stops at a wreck; the account says so, as it does
+    for hits ("(1 shot not rolled: it was out)"), with the hits too where both were left."""
+    schwere = {"weapon": "Schwerefeld Projektor", "shots": 2, "hits": 1, "needs": 4,
+               "hit_dice": [5]}  # fmt: skip
+    out = _roll("Schwerefeld Projektor", 5, [("pen", 4)]) | {
+        "damage": "full", "results": [{"roll": 6, "score": 6, "result": "knocked out"}]
+    }  # fmt: skip
+    event = _at_vehicle([schwere], [out], knocked_out=True)
+    first, _, dice = str(describe(event, UNITS)).split("\n")
+    assert first.endswith("-> knocked out (1 shot not rolled: it was out)")
+    assert dice == "      dice: to hit 4+: 5 (1 hit)"
+    # a 7+'s second die is no shot of its own; hits of the same shot after the knock-out too
+    twice = schwere | {"needs": [6, 4], "shots": 3, "hits": 3, "hit_dice": [6, 5, 2]}
+    event = _at_vehicle([twice], [out], knocked_out=True)
+    first = str(describe(event, UNITS)).split("\n")[0]
+    assert first.endswith("-> knocked out (its other 2 hits and 1 shot not rolled: it was out)")
+    # every shot rolled, or the vehicle still running: nothing to say
+    event = _at_vehicle([schwere | {"hit_dice": [5, 2]}], [out], knocked_out=True)
+    assert "not rolled" not in str(describe(event, UNITS))
+    assert "not rolled" not in str(describe(_at_vehicle([schwere], [out]), UNITS))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_knocked_out_vehicles_unrolled_shots_are_those_the_game_did_not_roll(seed: int) -> None:
+    """Six heavy AT gun shots at a light tank: where it is knocked out before the last,
+    the to-hit dice are fewer than the shots, and the account counts the rest."""
+    rules = rules_for("bolt-action-1")
+    gun = plan_shot(rules, rules.weapon("Heavy AT gun"), rules.target("light tank"),
+                    Situation(range_inches=20))[0]  # fmt: skip
+    tally = Tally()
+    state = attack_vehicle(RandomDice(seed), [Group(gun, 6)], tally)
+    (part,) = weapons_fired([Group(gun, 6)], tally)
+    rows = [damage_roll_json(r) for r in tally.damage_rolls]
+    event = _at_vehicle([part], rows, knocked_out=state.knocked_out)
+    left = 6 - len(part["hit_dice"])  # (one die a shot: no 7+ at 20")
+    told = str(describe(event, UNITS))
+    if left:
+        assert state.knocked_out and f"({left} shot" in told and "not rolled: it was out" in told
+    else:
+        assert "shot not rolled" not in told and "shots not rolled" not in told
+
+
+def test_a_damage_results_roll_tells_each_modifier_apart() -> None:
+    """Probe accounts, finding 6: "result 1-2" for an open-topped half-track's superficial
+    hit by a barrage (D6-3, and +1 for indirect fire at an open top: sheet 002) read as the
+    table's range "1 to 2". Each modifier is told apart, as a massive hit's +1 was."""
+    from kriegsspiel.rulesets.bolt_action.to_hit import hit_words
+
+    words = hit_words(rules_for("bolt-action-1"))
+
+    def told(damage: str, results: list[tuple[int, int, str]]) -> str:
+        roll = _roll("Heavy howitzer", 2, [("HE (3D6) pen", 4), ("top armour", 1)]) | {
+            "damage_value": 7, "damage": damage,
+            "results": [{"roll": d, "score": s, "result": r} for d, s, r in results],
+        }  # fmt: skip
+        part = {"weapon": "Heavy howitzer", "shots": 1, "hits": 1, "hit_dice": []}
+        return str(describe(_at_vehicle([part], [roll]), UNITS, words=words)).split("\n")[1]
+
+    assert "superficial (result 1-3+1: crew stunned)" in told(
+        "superficial", [(1, -1, "crew stunned")]
+    )
+    assert "superficial (result 5-3: immobilised)" in told("superficial", [(5, 2, "immobilised")])
+    assert "full (result 3+1: knocked out)" in told("full", [(3, 4, "knocked out")])
+    assert "full (result 5: immobilised)" in told("full", [(5, 5, "immobilised")])
+    assert "(results 3+1: knocked out, 2+1: on fire)" in told(
+        "massive", [(3, 4, "knocked out"), (2, 3, "on fire")]
+    )

@@ -47,10 +47,11 @@ def vehicle_damage(data: dict[str, Any]) -> str:
 def vehicle_hit(data: dict[str, Any], words: HitWords | None = None) -> str:
     """What shots (or an aircraft's or a shell's hits) did to a vehicle: the hits, by
     weapon where more than one weapon hit, as a shot at troops tells them ("0 hits -> no
-    damage, 0 pins"; "4 hits (Heavy AT gun 1, MMG 3); damage roll v 9: Heavy AT gun
-    4+5=9 none; no damage roll for 3 hits of MMG -> ..."), which hits had a damage roll
-    and which none (small arms at armour, a Shockwave's set result: :func:`unrolled`),
-    then the damage (the damage alone for a record that has no hits by weapon)."""
+    damage, 0 pins"; "4 hits (Heavy AT gun 1, MMG 3) -> ..."), then the damage, and on a
+    line of its own, as the dice are, the damage rolls and which hits had none (small
+    arms at armour, a Shockwave's set result: :func:`unrolled`): "damage roll v 9: Heavy
+    AT gun 4+5=9 none; no damage roll for 3 hits of MMG" (the rolls and the damage alone,
+    on one line, for a record that has no hits by weapon)."""
     fired = data.get("weapons")
     if not isinstance(fired, list) or not all(isinstance(w.get("hits"), int) for w in fired):
         return f"{damage_rolls(data, words=words)}{vehicle_damage(data)}"
@@ -65,18 +66,44 @@ def vehicle_hit(data: dict[str, Any], words: HitWords | None = None) -> str:
     rolls = data.get("damage_rolls")
     rolls = rolls if isinstance(rolls, list) else None
     told = damage_rolls(data, by_weapon=len(scored) > 1, words=words).removesuffix(" -> ")
-    if told:
-        said += f"; {told}"
+    rolled = [told] if told else []  # (the damage rolls' own line, as the dice have theirs)
     none, out = unrolled(scored, rolls, knocked_out=bool(data.get("knocked_out")))
     if none and len(fired) == 1:
         said += ", none with a damage roll"
     elif none:
         whose = ", ".join(f"{counted(w['hits'], 'hit')} of {w['weapon']}" for w in none)
-        said += f"; no damage roll for {whose}"
-    said += f" -> {vehicle_damage(data)}"
-    if out:
-        said += f" (its other {counted(out, 'hit')} not rolled: it was out)"
-    return said
+        if rolled:
+            rolled.append(f"no damage roll for {whose}")
+        else:
+            said += f"; no damage roll for {whose}"
+    said += f" -> {vehicle_damage(data)}" + not_rolled(out, shots_not_rolled(data))
+    return said + (f"\n      {'; '.join(rolled)}" if rolled else "")
+
+
+def not_rolled(hits: int, shots: int) -> str:
+    """ " (its other 2 hits and 1 shot not rolled: it was out)": what of an attack on a
+    vehicle was not rolled because it was knocked out first ("" for nothing)."""
+    told = [f"its other {counted(hits, 'hit')}"] if hits else []
+    told += [counted(shots, "shot")] if shots else []
+    return f" ({' and '.join(told)} not rolled: it was out)" if told else ""
+
+
+def shots_not_rolled(data: dict[str, Any]) -> int:
+    """How many of an attack's shots at a vehicle rolled no to-hit die because it was
+    knocked out before them (the game rolls shot by shot, and stops at a wreck: the
+    vehicle's damage or the On fire check of an earlier shot): the shots less the rolls
+    its to-hit dice make (0 for a vehicle not knocked out, sure hits, or a record without
+    its dice)."""
+    fired = data.get("weapons")
+    if not data.get("knocked_out") or not isinstance(fired, list):
+        return 0
+    unrolled = 0
+    for w in fired:
+        if "needs" not in w or not isinstance(w.get("hit_dice"), (list, tuple)):
+            continue
+        needs = w["needs"] if isinstance(w["needs"], list) else [w["needs"]]
+        unrolled += max(0, w["shots"] - len(hit_rolls(w["hit_dice"], needs)))
+    return unrolled
 
 
 def unrolled(
@@ -271,12 +298,15 @@ def _each(fired: list[dict[str, Any]], count: str) -> str:
     )
 
 
-def _score(result: dict[str, Any]) -> str:
-    """A roll on the damage results table: "4", "2-3" (rolled 2, the table read at -1)."""
+def _score(result: dict[str, Any], damage: int = 0) -> str:
+    """A roll on the damage results table, its die and then each modifier: "4"; "2-3" (a
+    superficial hit's D6-3, ``damage`` its -3); "1-3+1" (and an open-topped vehicle's +1
+    under indirect fire); "3+1" (a full or massive hit's D6, and the +1)."""
     die, score = result["roll"], result["score"]
     if die is None or die == score:
         return str(score)
-    return f"{die}{score - die:+d}"
+    parts = [m for m in (damage, score - die - damage) if m]
+    return f"{die}{''.join(f'{m:+d}' for m in parts)}"
 
 
 #: the most damage rolls a line tells one by one (the rest are counted)
@@ -306,7 +336,9 @@ def damage_rolls(
     named: object = None  # the weapon whose rolls are being told
     for i, r in enumerate(shown):
         line = f"{r['roll']}{r['pen']:+d}={r['roll'] + r['pen']} {r['damage']}"
-        results = ", ".join(f"{_score(x)}: {x['result']}" for x in r["results"])
+        table = words.rules.data.damage_results  # (the level's dice: D6-3, D6)
+        level = DiceExpr(table.superficial if r["damage"] == "superficial" else table.full)
+        results = ", ".join(f"{_score(x, level.constant)}: {x['result']}" for x in r["results"])
         many = "s" if len(r["results"]) > 1 else ""
         line += f" (result{many} {results})" if results else ""
         if by_weapon and r.get("weapon") != named:
@@ -369,17 +401,22 @@ def shot_dice(data: dict[str, Any]) -> str:
     to-hit dice after its name ("MMG to hit 5+: ...; Rifle to hit 4+: ..."), then all the
     damage dice at troops. A 7+'s 6 is told with its second die ("6/4"); a roll of hits
     with its dice ("2 hits x D6: 5 3 = 8 hits"; at a vehicle too, format 9 on; a sure
-    hit's alone: "1 hit x D3: 2 = 2 hits"). "" for an attack with no dice (single sure
-    hits at a vehicle, or an event without them: a record's account is told from its
-    replay, whose events have them, whatever the record's format)."""
+    hit's alone: "1 hit x D3: 2 = 2 hits"); a weapon's own pins as rolled after its hits
+    ("pins D3: 2", format 9 on; "(the most counts)" where the attack rolled more than
+    one). "" for an attack with no dice (single sure hits at a vehicle, or an event
+    without them: a record's account is told from its replay, whose events have them,
+    whatever the record's format)."""
     fired = data.get("weapons")
     if not isinstance(fired, list) or not any("hit_dice" in w for w in fired):
         return ""
     told: list[str] = []
+    pinned = [w for w in fired if w.get("pin_dice")]  # (the most of their rolls counts)
     for w in fired:
         rolled = ""
         if w.get("per_hit_dice"):  # (a roll of hits: HE, a flamethrower, an aircraft)
-            struck = counted(len(w["per_hit_dice"]), "hit")
+            # (as the shot's line names them: "1 shot on target" where they came to none)
+            struck = counted(len(w["per_hit_dice"]), "hit" if w["hits"] else "shot")
+            struck += "" if w["hits"] else " on target"
             rolls = " ".join(str(r) for r in w["per_hit_dice"])
             rolled = f"{struck} x {w['per_hit']}: {rolls} = {counted(w['hits'], 'hit')}"
         if "needs" in w:
@@ -389,7 +426,14 @@ def shot_dice(data: dict[str, Any]) -> str:
             said += f" ({rolled or counted(w['hits'], 'hit')})"
         elif rolled:  # (a sure hit's roll of hits: no to-hit dice)
             said = rolled
-        else:  # (a sure hit, one hit each: no dice)
+        else:  # (a sure hit, one hit each: no dice but its pins')
+            said = ""
+        if w.get("pin_dice"):
+            pins = f"pins {w['pin_roll']}: {' '.join(str(r) for r in w['pin_dice'])}"
+            said = f"{said}, {pins}" if said else pins
+            if w is pinned[-1] and sum(len(p["pin_dice"]) for p in pinned) > 1:
+                said += " (the most counts)"
+        if not said:
             continue
         if len(fired) > 1:
             said = f"{short_name(w['weapon'])} {said}"
@@ -423,8 +467,12 @@ def fight_dice(r: dict[str, Any]) -> str:
     """A round of close quarters' dice on a line after it (format 9 on), each side's told
     as a shot's are (:func:`shot_dice`): "dice: attackers to damage 4+: 6 5 3 1 (2
     casualties); defenders to hit 7+: 6/4 3 2 (1 hit); to damage 4+: 5 (1 casualty)". A
-    side that struck no blow is left out; "" for a round without its dice."""
-    told: list[str] = []
+    side that struck no blow is left out. Where one side fired point-blank and the other
+    fought hand-to-hand (Konflikt '47), the fire came first (docs/rules, "Close
+    quarters"): that side is told first, and says so; a side with more dice than models
+    says why (assault weapons strike twice). "" for a round without its dice."""
+    told: dict[str, str] = {}
+    fired: list[str] = []  # the sides whose dice began with point-blank fire's to-hit
     for side, enemy in (("attackers", "defenders"), ("defenders", "attackers")):
         rolls = r.get(f"{side}_dice")
         if not isinstance(rolls, list) or not rolls:
@@ -432,15 +480,25 @@ def fight_dice(r: dict[str, Any]) -> str:
         said: list[str] = []
         *to_hit, damage = rolls
         if to_hit:  # (point-blank fire: to hit first; a 7+'s 6 with its second die)
+            fired.append(side)
             needs = [roll["needs"] for roll in to_hit]
             score = needs_score({"needs": needs if len(needs) > 1 else needs[0]}).split(" (")[0]
             hits = counted(len(damage["dice"]), "hit")
             said.append(f"to hit {score}: {dice_text(staged_rolls(to_hit))} ({hits})")
         if damage["dice"]:
             said.append(damage_told(damage["dice"], damage["needs"], r[f"{enemy}_lost"]))
+            if not to_hit and len(damage["dice"]) > r[side]:  # (hand-to-hand)
+                many = f", {len(damage['dice'])} dice from {counted(r[side], 'model')} (assault"
+                said[-1] = said[-1].replace(":", f"{many} weapons strike twice):", 1)
         if said:
-            told.append(f"{side} {'; '.join(said)}")
-    return dice_line(told, indent=8)
+            told[side] = "; ".join(said)
+    if len(told) == 2 and len(fired) == 1:  # (the fire first, then hand-to-hand)
+        first, then = fired[0], next(side for side in told if side != fired[0])
+        return dice_line(
+            [f"{first} first, point-blank fire: {told[first]}", f"then {then} {told[then]}"],
+            indent=8,
+        )
+    return dice_line([f"{side} {said}" for side, said in told.items()], indent=8)
 
 
 def staged_rolls(stages: Sequence[dict[str, Any]]) -> list[tuple[int, ...]]:
@@ -664,7 +722,7 @@ def describe(
             # onto the caller's nearest unit within reach, else away from its own, or
             # leaves it (the events do not say which)
             enemy = SIDES[1 - before.data["side"]]
-            told = f"{near} {_at(d['at'])}, where {enemy} left the target point"
+            told = f"{near} {_at(d['at'])}, where {enemy} put the target point"
             return told + barrage_dice(d, words)
         return f"{near} the target point {_at(d['at'])}{barrage_dice(d, words)}"
     if kind in ("barrage pins", "air strike pins"):
@@ -940,12 +998,14 @@ def account_from(
             event, units, before, rally=rally, words=words, fallen=fallen, burnt=burnt,
             out_after=out_after,
         )  # fmt: skip
+        if event.kind == "fire for effect" and line is not None and not caught(events, i):
+            head, *dice = line.split("\n", 1)  # (a barrage that fell on no one says so)
+            line = "\n".join([f"{head}: no unit within it", *dice])
         if burnt:
             burning = event
         elif event.kind == "on fire check" and not event.data["passed"] and burning is not None:
-            out = hits_not_rolled(burning.data)
-            if out and line is not None:  # (told here, after the check that put it out)
-                line += f" (its other {counted(out, 'hit')} not rolled: it was out)"
+            if line is not None:  # (told here, after the check that put it out)
+                line += not_rolled(hits_not_rolled(burning.data), shots_not_rolled(burning.data))
             burning = None
         if event.kind == "destroyed":
             fallen.add(event.data.get("unit"))
@@ -984,6 +1044,13 @@ def account_from(
             lines.extend(line.split("\n"))  # (a fight tells its rounds a line each)
         before = event
     return lines[cut:] if told < len(events) else [], turn
+
+
+def caught(events: Sequence[Event], at: int) -> bool:
+    """Whether the fire for effect ``events[at]`` caught any unit: each it caught is told
+    just after it (its pins or its hit)."""
+    after = events[at + 1] if at + 1 < len(events) else None
+    return after is not None and after.kind in ("barrage pins", "barrage hit")
 
 
 def panic_line(d: dict[str, Any], unit: str, away_from: str, before: Event | None) -> str:

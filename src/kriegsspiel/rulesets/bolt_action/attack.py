@@ -89,15 +89,20 @@ def after_attack(
     any_hit: bool,
     ctx: TroopsContext,
     tally: Tally | None = None,
+    kept: Sequence[ShotDice] | None = None,
 ) -> tuple[int, bool]:
-    """Pins from the attack (the largest of 1 and any HE/flame pin roll) and forced tests
-    (a flamethrower's check written down in ``tally``, if given)."""
+    """Pins from the attack (the largest of 1 and any HE/flame pin roll, each written to
+    the dice ``kept`` of its shot's group, if given: one for each of ``specials_hit``) and
+    forced tests (a flamethrower's check written down in ``tally``, if given)."""
     if not any_hit:
         return 0, False
-    pins = max(
-        [ctx.pins_per_attack]
-        + [roll_expr(dice, s.special_pins) for s in specials_hit if s.special_pins is not None]
-    )
+    rolled = [ctx.pins_per_attack]
+    for i, s in enumerate(specials_hit):
+        if s.special_pins is not None:
+            rolled.append(roll_expr(dice, s.special_pins))
+            if kept is not None:
+                kept[i].pins.append(rolled[-1])
+    pins = max(rolled)
     if any(s.morale_check for s in specials_hit):
         test = replace(ctx.morale, pins=ctx.morale.pins + pins)
         return pins, not checked(dice, test, tally, "flamethrower check")
@@ -120,6 +125,7 @@ def attack_troops(
     hits = casualties = 0
     any_struck = indirect_hit = False
     specials: list[Shot] = []
+    specials_kept: list[ShotDice] = []  # (their groups' dice, where a tally is kept)
     for group in groups:
         group_hits = struck = 0
         kept = None
@@ -139,9 +145,13 @@ def attack_troops(
         indirect_hit = indirect_hit or bool(struck and group.shot.indirect)
         if struck and _special(group.shot):
             specials.append(group.shot)
+            if kept is not None:
+                specials_kept.append(kept)
     if ctx.models is not None:
         casualties = min(casualties, ctx.models)
-    pins, destroyed = after_attack(dice, specials, any_struck, ctx, tally)
+    pins, destroyed = after_attack(
+        dice, specials, any_struck, ctx, tally, specials_kept if tally is not None else None
+    )
     return TroopsOutcome(hits, casualties, pins, destroyed, indirect_hit)
 
 

@@ -373,17 +373,23 @@ def hits_on_vehicle(dice: Dice, shot: Shot, kept: ShotDice | None = None) -> int
     return max(1, hits)
 
 
-def pin_vehicle(dice: Dice, shot: Shot, state: VehicleState) -> VehicleState:
+def pin_vehicle(
+    dice: Dice, shot: Shot, state: VehicleState, kept: ShotDice | None = None
+) -> VehicleState:
     """Stage 2 (of a shot that hit), before its hits' damage: an indirect shot's firer is
     ranged in, and the vehicle takes the attack's pin (one, or the weapon's own: HE, a
-    flamethrower, a Shockwave), so that the pins a damage result adds and the On fire
-    check count it (sheet ``001``: "Add one additional pin marker and then make a morale
-    check"; docs/rules "Pins on vehicles")."""
+    flamethrower, a Shockwave, its roll added to ``kept``, if given), so that the pins a
+    damage result adds and the On fire check count it (sheet ``001``: "Add one additional
+    pin marker and then make a morale check"; docs/rules "Pins on vehicles")."""
     if shot.indirect and not state.indirect_hit:
         state = _with(state, indirect_hit=True)
     if not shot.pins_target and shot.auto_effect is None:  # (small arms at closed armour;
         return state  # an aircraft, whose pins the air strike chart gives)
-    extra = roll_expr(dice, shot.special_pins) if shot.special_pins else 1
+    extra = 1
+    if shot.special_pins:
+        extra = roll_expr(dice, shot.special_pins)
+        if kept is not None:
+            kept.pins.append(extra)
     return _with(state, attack_pins=max(state.attack_pins, extra))
 
 
@@ -413,7 +419,7 @@ def shot_at_vehicle(
         tally.group_hits[-1] += hits
     if hits == 0:
         return state
-    state = pin_vehicle(dice, shot, state)
+    state = pin_vehicle(dice, shot, state, kept)
     for _ in range(hits):
         state = hit_vehicle(dice, shot, state, tally)
     return after_shot(dice, shot, state, tally)

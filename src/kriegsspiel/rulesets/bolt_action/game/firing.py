@@ -74,7 +74,10 @@ def weapons_fired(groups: Sequence[Group], tally: Tally) -> list[dict[str, Any]]
         if rolls_hits:  # (at a vehicle, each shot that hit rolled its hits: ``per_hit``)
             line["struck"] = line.get("struck", 0) + (len(kept.per_hit) if hit is None else hit)
             line["per_hit"] = shot.hits_per_hit.text + (" halved" if shot.halve_hits else "")
-        write_dice(line, kept, shot.damage_need, at_troops=hit is not None, multiplied=rolls_hits)
+        write_dice(
+            line, kept, shot.damage_need, at_troops=hit is not None, multiplied=rolls_hits,
+            pins=shot.special_pins,
+        )  # fmt: skip
     return list(fired.values())
 
 

@@ -77,9 +77,10 @@ def panic(game: BoltActionGame, unit: UnitState, order: Action | None = None) ->
     enemies = [
         e for e in game.units if e.side != unit.side and not e.destroyed and game.visible(unit, e)
     ]
-    if not enemies or unit.immobilised:
+    if not enemies or unit.immobilised:  # (two causes: the record says which)
         unit.order = "Down"
-        game.log("fubar", unit=unit.uid, result="panic: no enemy in sight, goes Down")
+        cause = "cannot move (immobilised)" if enemies else "no enemy in sight"
+        game.log("fubar", unit=unit.uid, result=f"panic: {cause}, goes Down")
         return
     closest = min(enemies, key=lambda e: game.gap(unit, e))
     threat = heading_to(unit.anchor, closest.anchor)

@@ -416,7 +416,8 @@ class Replay:
             said.append(
                 f"the record is of the older format {FORMATS[self.older_format - 1]!r}, "
                 f"written without {' or '.join(lacks)}: compared without them (this version "
-                f"writes {FORMAT!r})."
+                f"writes {FORMAT!r}); what an account tells of them (a dice line, a pen's "
+                "parts) is told from the replay's re-run, not checked against the record."
             )
         if self.bom:
             said.append(

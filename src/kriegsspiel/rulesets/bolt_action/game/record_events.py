@@ -146,6 +146,11 @@ class WeaponFired(Part):
     per_hit_dice: tuple[Annotated[int, Field(ge=0)], ...] | None = None
     damage_dice: tuple[Die, ...] | None = None
     damage_needs: int | None = Field(default=None, ge=1)
+    # (format 9 on) a weapon with pins of its own (HE's D2/D3/D6, a flamethrower's) that
+    # rolled them: the dice ("D3") and each roll as made (at troops one for each of its
+    # groups that hit, at a vehicle one for each shot that hit; the most counts)
+    pin_roll: str | None = None
+    pin_dice: tuple[Annotated[int, Field(ge=0)], ...] | None = None
 
 
 class ResultRoll(Part):
@@ -461,7 +466,8 @@ ADDED_WHAT: dict[int, str] = {
     8: "each shot's to-hit and damage dice as rolled",
     9: (
         "each close quarters round's dice as rolled, a shot's roll of hits at a vehicle and"
-        " what made its pen, why a FUBAR panic's flight fell short of a Run,"
+        " what made its pen, the roll of an HE or flame hit's own pins,"
+        " why a FUBAR panic's flight fell short of a Run,"
         " and the roll for another turn after the last"
     ),
 }
@@ -476,6 +482,8 @@ ROUND_DICE_FIELDS = ("attackers_dice", "defenders_dice")
 #: the parts of each weapon's line in an attack on a vehicle that format 9 added: a roll
 #: of hits (HE at a soft-skin, a flamethrower, an aircraft), as at troops
 VEHICLE_HITS_FIELDS = ("struck", "per_hit", "per_hit_dice")
+#: the parts of each weapon's line in any attack that format 9 added: its own pins' roll
+PIN_DICE_FIELDS = ("pin_roll", "pin_dice")
 
 
 def in_format(name: str, number: int) -> bool:
@@ -494,6 +502,8 @@ def as_written_in(row: dict[str, Any], number: int) -> dict[str, Any]:
         row = {k: v for k, v in row.items() if k not in added}
     if number < 9 and isinstance(row.get("damage_rolls"), list):
         row = at_vehicle_before_9(row)
+    if number < 9 and isinstance(row.get("weapons"), list):
+        row = {**row, "weapons": [without_dice(p, PIN_DICE_FIELDS) for p in row["weapons"]]}
     if number < 8 and isinstance(row.get("weapons"), list):
         row = {**row, "weapons": [without_dice(part) for part in row["weapons"]]}
     if number < 9 and isinstance(row.get("rounds"), list):
@@ -525,8 +535,8 @@ def at_vehicle_before_9(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def without_dice(part: Any, fields: tuple[str, ...] = DICE_FIELDS) -> Any:
-    """A weapon's part as a record before format 8 writes it (a fight's round before
-    format 9, with its ``fields``): without its dice."""
+    """A weapon's part as a record before format 8 writes it (a fight's round, or a
+    weapon's own pins, before format 9, with its ``fields``): without its dice."""
     if not isinstance(part, dict):
         return part
     return {k: v for k, v in part.items() if k not in fields}
