@@ -55,7 +55,7 @@ def test_a_delayed_barrage_is_told_under_the_turn_it_comes_back_in_naming_its_ca
         "-- end of turn 1: score 0 - 0",
         "Turn 2",
         "    Forward Observer [A]'s barrage, delayed last turn, rolls again: 5 -> fire for effect",
-        '    fire for effect: every unit within 12" of the target point (11", 42")',
+        '    fire for effect: every unit within 12" of the target point (11", 42"): no unit within it',
         '      dice: radius D6+6: 6+6 = 12"',
     ]
     # a record of format 1 (no caller, no "again"): under its turn all the same

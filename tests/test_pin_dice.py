@@ -87,7 +87,9 @@ def test_the_dice_line_tells_the_pins_die() -> None:
             "struck": 1, "per_hit": "D6 halved", "per_hit_dice": [1], "pin_roll": "D2",
             "pin_dice": [2], "damage_dice": [], "damage_needs": 4}  # fmt: skip
     told = str(describe(_event(part, hits=0, casualties=0, pins=2), UNITS)).split("\n")
-    assert told[1] == "      dice: to hit 2+: 2 (1 hit x D6 halved: 1 = 0 hits), pins D2: 2"
+    assert (
+        told[1] == "      dice: to hit 2+: 2 (1 shot on target x D6 halved: 1 = 0 hits), pins D2: 2"
+    )
     many = part | {"shots": 2, "hit_dice": [4, 3], "struck": 2, "per_hit_dice": [1, 5],
                    "pin_dice": [1, 2], "hits": 2}  # fmt: skip
     told = str(describe(_event(many, hits=2, casualties=0, pins=2), UNITS)).split("\n")
