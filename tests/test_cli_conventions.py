@@ -247,7 +247,7 @@ def test_a_scenario_is_checked_with_the_sample_lists_when_no_list_is_given(
     assert "The scenario file is sound, but a game given no --army cannot be played on it: " in (
         verdict
     )
-    assert "small.yaml: line 57, field deployment.0:" in verdict and "has no room for" in verdict
+    assert "small.yaml: line 59, field deployment.0:" in verdict and "has no room for" in verdict
     assert "(the konflikt47 sample lists)" in verdict and "(the bolt-action-1 sample" in verdict
     assert verdict.endswith("give --army A --army B to check yours.")
     data = json.loads(run_cli("scenario", "small.yaml", "--json", cwd=tmp_path).stdout)

@@ -38,7 +38,7 @@ def _scenario(folder: Path, old: str, new: str) -> Path:
         (TABLE, "table: {width: 1.0e+400, height: 48}",
          "line 8, field table.width: must be a finite number, not .inf"),
         (POINT, "[[34, 0], [.nan, 0]",
-         "line 16, field terrain.0.polygon.1.0: must be a finite number, not .nan"),
+         "line 18, field terrain.0.polygon.1.0: must be a finite number, not .nan"),
         (TABLE, "table: {width: 1e300, height: 48}", "line 8, field table.width: should be a "
          "number, not the text '1e300' (YAML reads a number with an exponent only as 1.0e+300)"),
         (POINT, "[[34, 0], [1e-12, 0]", "field terrain.0.polygon.1.0: should be a number, not "

@@ -330,6 +330,9 @@ def test_a_rules_file_the_game_cannot_play_is_refused_at_its_line_and_field(
         rules_for("konflikt47", str(path))
     message = str(refused.value)
     line = line_of(path, at)
+    if field.endswith(".rows"):  # a whole table's rows at fault: told at its key, the line
+        line -= 1  # above its first row (``at``), as any block's whole value is
+        assert path.read_text().splitlines()[line - 1].strip() == "rows:"
     told = f"{path}: line {line}, field {field}: "  # (of several, each "path:line: field")
     if len(refused.value.problems) > 1:
         told = f"\n  - {path}:{line}: field {field}: "
